@@ -1,0 +1,209 @@
+# cython: language_level=3
+"""Sort-based counting primitives of bipartite ranking (no pairs, O(n log n)).
+
+Everything in :mod:`pauc` that looks at a ranking reduces to one walk: the
+positive and the negative scores, each sorted ascending, are merged from the
+top down, one *group of tied scores* at a time.  A group holding ``dp``
+positive and ``dn`` negative weight moves the empirical ROC curve from
+``(FP, TP)`` to ``(FP + dn, TP + dp)`` along a straight line, so ties are
+counted one half (paper 002, eq. (1) with ties; lecture notes, Section 2).
+
+The functions here take scores that are **already sorted ascending** per
+class (``numpy.sort`` is the only O(n log n) step, done by the caller) and
+run one O(m + n) merge in C without the GIL:
+
+* :func:`roc_knots` -- the ROC curve's knots (cumulative weights and the
+  threshold of each distinct score), the input of ``metrics.roc_curve``;
+* :func:`partial_area` -- the exact area between the piecewise-linear
+  empirical ROC curve and the line TPR = ``tpr_floor`` over an FPR window,
+  without storing the knots (full AUC, partial AUC, two-way partial AUC);
+* :func:`count_above` -- for each query score, how many reference scores are
+  strictly greater and how many are equal (the count representation of
+  paper 002, Appendix B.1).
+"""
+
+import numpy as np
+
+ctypedef fused floating:
+    float
+    double
+
+
+cdef inline double _clipped_area(double x0, double y0, double x1, double y1,
+                                 double lo, double hi, double floor) noexcept nogil:
+    """Area of max(y(x) - floor, 0) over [x0, x1] ∩ [lo, hi] for the segment
+    (x0, y0) -> (x1, y1), y non-decreasing.  Vertical segments have no area."""
+    cdef double a, b, ya, yb, slope, xc
+    if x1 <= x0:
+        return 0.0
+    a = x0 if x0 > lo else lo
+    b = x1 if x1 < hi else hi
+    if b <= a:
+        return 0.0
+    slope = (y1 - y0) / (x1 - x0)
+    ya = y0 + slope * (a - x0)
+    yb = y0 + slope * (b - x0)
+    if yb <= floor:
+        return 0.0
+    if ya >= floor:
+        return (b - a) * (0.5 * (ya + yb) - floor)
+    # The segment crosses the floor inside [a, b]: only the triangle above it counts.
+    xc = a + (floor - ya) / slope
+    return 0.5 * (b - xc) * (yb - floor)
+
+
+cdef inline double _weight(const double[::1] w, Py_ssize_t k, bint has_w) noexcept nogil:
+    return w[k] if has_w else 1.0
+
+
+cdef Py_ssize_t _walk(const floating[::1] pos, const floating[::1] neg,
+                      const double[::1] w_pos, const double[::1] w_neg,
+                      bint has_w,
+                      double[::1] out_fp, double[::1] out_tp, double[::1] out_thr,
+                      bint store, double tp_total, double fp_total,
+                      double lo, double hi, double floor, double* area) noexcept nogil:
+    """Merge the two ascending arrays from the top, one tie group at a time.
+
+    With ``store`` the knots are written to ``out_*`` and their number is
+    returned; otherwise the clipped ROC area over FPR in [lo, hi] above TPR =
+    ``floor`` is accumulated into ``area[0]`` (coordinates normalised by the
+    totals).
+    """
+    cdef Py_ssize_t i = pos.shape[0] - 1
+    cdef Py_ssize_t j = neg.shape[0] - 1
+    cdef Py_ssize_t k = 0
+    cdef double tp = 0.0, fp = 0.0, tp_new, fp_new
+    cdef floating t
+    cdef double acc = 0.0
+    while i >= 0 or j >= 0:
+        if j < 0 or (i >= 0 and pos[i] >= neg[j]):
+            t = pos[i]
+        else:
+            t = neg[j]
+        tp_new = tp
+        fp_new = fp
+        while i >= 0 and pos[i] == t:
+            tp_new += _weight(w_pos, i, has_w)
+            i -= 1
+        while j >= 0 and neg[j] == t:
+            fp_new += _weight(w_neg, j, has_w)
+            j -= 1
+        if store:
+            out_fp[k] = fp_new
+            out_tp[k] = tp_new
+            out_thr[k] = t
+        else:
+            acc += _clipped_area(fp / fp_total, tp / tp_total,
+                                 fp_new / fp_total, tp_new / tp_total, lo, hi, floor)
+        k += 1
+        tp = tp_new
+        fp = fp_new
+        if not store and fp >= hi * fp_total:
+            break   # the rest of the curve lies right of the window
+    area[0] = acc
+    return k
+
+
+def _as_weights(w, Py_ssize_t size):
+    if w is None:
+        return np.empty(0, dtype=np.float64), False
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    if w.shape[0] != size:
+        raise ValueError("weights and scores differ in length")
+    return w, True
+
+
+def roc_knots(const floating[::1] pos, const floating[::1] neg, w_pos=None, w_neg=None):
+    """Knots of the empirical ROC curve, one per distinct score, top down.
+
+    Parameters
+    ----------
+    pos, neg : 1-d arrays sorted ascending (same float dtype)
+        Scores of the positives and of the negatives.
+    w_pos, w_neg : 1-d float64 arrays or None
+        Sample weights aligned with ``pos`` / ``neg`` (both or neither).
+
+    Returns
+    -------
+    fps, tps : float64 arrays of length K
+        Cumulative negative / positive weight scored ``>= thresholds[k]``.
+    thresholds : float64 array of length K, decreasing
+        The distinct scores.
+    """
+    cdef Py_ssize_t size = pos.shape[0] + neg.shape[0]
+    cdef bint has_w
+    wp, has_w = _as_weights(w_pos, pos.shape[0])
+    wn, _ = _as_weights(w_neg, neg.shape[0])
+    if (w_pos is None) != (w_neg is None):
+        raise ValueError("give weights for both classes or for neither")
+    fps = np.empty(size, dtype=np.float64)
+    tps = np.empty(size, dtype=np.float64)
+    thr = np.empty(size, dtype=np.float64)
+    cdef double[::1] fps_v = fps, tps_v = tps, thr_v = thr, wp_v = wp, wn_v = wn
+    cdef double unused
+    cdef Py_ssize_t k
+    with nogil:
+        k = _walk(pos, neg, wp_v, wn_v, has_w, fps_v, tps_v, thr_v,
+                  True, 1.0, 1.0, 0.0, 0.0, 0.0, &unused)
+    return fps[:k], tps[:k], thr[:k]
+
+
+def partial_area(const floating[::1] pos, const floating[::1] neg,
+                 double fpr_lo=0.0, double fpr_hi=1.0, double tpr_floor=0.0,
+                 w_pos=None, w_neg=None):
+    """Exact raw area under the empirical ROC curve over an FPR window.
+
+    Returns ``∫_{fpr_lo}^{fpr_hi} max(TPR(u) - tpr_floor, 0) du`` where TPR(u)
+    is the piecewise-linear empirical ROC curve (tie groups are diagonal
+    segments, i.e. ties count one half).  ``(0, 1, 0)`` is the AUC; ``(α, β, 0)``
+    the unnormalised partial AUC of paper 002 eq. (2); ``(0, f0, t0)`` the
+    two-way partial AUC.  Scores must be sorted ascending per class; both
+    classes must have positive total weight.
+    """
+    cdef bint has_w
+    wp, has_w = _as_weights(w_pos, pos.shape[0])
+    wn, _ = _as_weights(w_neg, neg.shape[0])
+    if (w_pos is None) != (w_neg is None):
+        raise ValueError("give weights for both classes or for neither")
+    cdef double tp_total = float(wp.sum()) if has_w else float(pos.shape[0])
+    cdef double fp_total = float(wn.sum()) if has_w else float(neg.shape[0])
+    if tp_total <= 0 or fp_total <= 0:
+        raise ValueError("both classes need a positive total weight")
+    cdef double[::1] wp_v = wp, wn_v = wn
+    cdef double[::1] no_knots = np.empty(0, dtype=np.float64)
+    cdef double area = 0.0
+    with nogil:
+        _walk(pos, neg, wp_v, wn_v, has_w, no_knots, no_knots, no_knots,
+              False, tp_total, fp_total, fpr_lo, fpr_hi, tpr_floor, &area)
+    return area
+
+
+def count_above(const floating[::1] ref, const floating[::1] query):
+    """For each query score, the number of ``ref`` scores above it and equal to it.
+
+    Both arrays sorted ascending.  One O(len(ref) + len(query)) merge: with
+    ``ref`` the positives and ``query`` the negatives, ``greater[j] +
+    equal[j] / 2`` is the number of positives ranked above negative ``j``
+    (ties one half), the per-negative term of the AUC (Appendix B.1).
+
+    Returns
+    -------
+    greater, equal : int64 arrays aligned with ``query``
+    """
+    cdef Py_ssize_t nq = query.shape[0], nr = ref.shape[0]
+    greater = np.empty(nq, dtype=np.int64)
+    equal = np.empty(nq, dtype=np.int64)
+    cdef long long[::1] g = greater, e = equal
+    cdef Py_ssize_t q, lo = 0, hi = 0
+    with nogil:
+        for q in range(nq):
+            # lo: first ref >= query[q]; hi: first ref > query[q]
+            while lo < nr and ref[lo] < query[q]:
+                lo += 1
+            if hi < lo:
+                hi = lo
+            while hi < nr and ref[hi] <= query[q]:
+                hi += 1
+            g[q] = nr - hi
+            e[q] = hi - lo
+    return greater, equal

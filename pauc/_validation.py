@@ -1,0 +1,120 @@
+"""Input checks shared by the metrics and the estimators.
+
+Every public entry point validates here, so that users get one clear
+``ValueError`` naming the problem instead of a traceback from a Cython loop.
+"""
+
+import math
+import numbers
+
+import numpy as np
+from sklearn.utils import column_or_1d
+from sklearn.utils.validation import _check_sample_weight
+
+
+
+def check_pos_label(classes, pos_label):
+    """Return the positive label, refusing ambiguous label sets.
+
+    Without ``pos_label`` the labels must lie in {-1, 0, 1} and the positive
+    class is 1 (scikit-learn's rule).
+    """
+    if pos_label is not None:
+        if pos_label not in set(classes.tolist()):
+            raise ValueError(
+                f"pos_label={pos_label!r} is not one of the labels in y_true {classes.tolist()}"
+            )
+        return pos_label
+    if classes.dtype.kind in "OUS" or not set(classes.tolist()) <= {-1, 0, 1}:
+        raise ValueError(
+            f"y_true takes the values {classes.tolist()}; pass pos_label to say which "
+            "one is the positive class"
+        )
+    return 1
+
+
+def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None):
+    """Validate a binary ranking problem.
+
+    Returns
+    -------
+    is_pos : bool array
+    score : float array (float32 kept, anything else as float64)
+    weight : float64 array or None
+    """
+    y_true = column_or_1d(y_true, warn=True)
+    y_score = column_or_1d(y_score, warn=True)
+    if y_true.shape[0] != y_score.shape[0]:
+        raise ValueError(
+            f"y_true and y_score differ in length: {y_true.shape[0]} != {y_score.shape[0]}"
+        )
+    if y_score.dtype != np.float32:
+        y_score = y_score.astype(np.float64, copy=False)
+    if not np.isfinite(y_score).all():
+        raise ValueError("y_score contains NaN or infinity")
+    classes = np.unique(y_true)
+    if classes.shape[0] > 2:
+        raise ValueError(
+            f"y_true must be binary; it takes {classes.shape[0]} values: {classes[:10].tolist()}"
+        )
+    if classes.shape[0] < 2:
+        raise ValueError(
+            "y_true holds only one class: ROC metrics need both positives and negatives"
+        )
+    pos_label = check_pos_label(classes, pos_label)
+    is_pos = y_true == pos_label
+    weight = None
+    if sample_weight is not None:
+        weight = _check_sample_weight(sample_weight, y_score, dtype=np.float64)
+        if (weight < 0).any() or not np.isfinite(weight).all():
+            raise ValueError("sample_weight must be finite and non-negative")
+        if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
+            raise ValueError("sample_weight gives one class a total weight of zero")
+    return is_pos, y_score, weight
+
+
+def check_fpr_range(fpr_range, name="fpr_range"):
+    """Return ``(alpha, beta)`` as floats with 0 <= alpha < beta <= 1."""
+    try:
+        alpha, beta = fpr_range
+        alpha, beta = float(alpha), float(beta)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a pair (alpha, beta), got {fpr_range!r}") from None
+    if not (math.isfinite(alpha) and math.isfinite(beta)):
+        raise ValueError(f"{name} must be finite, got {fpr_range!r}")
+    if not (0.0 <= alpha < beta <= 1.0):
+        raise ValueError(f"{name} must satisfy 0 <= alpha < beta <= 1, got {fpr_range!r}")
+    return alpha, beta
+
+
+def _near_integer(x):
+    r = round(x)
+    return r if abs(x - r) <= 1e-9 * max(1.0, abs(x)) else None
+
+
+def empirical_indices(n_negatives, fpr_range):
+    """``(j_alpha, j_beta) = (floor(n·alpha), ceil(n·beta))``, paper 002 eq. (2).
+
+    ``n·alpha`` that is an integer up to floating-point noise (say 100 · 0.07)
+    is taken as that integer, so that ``ceil`` does not jump one position.
+    Raises when the window holds no negative position (``j_beta - j_alpha < 1``).
+    """
+    alpha, beta = check_fpr_range(fpr_range)
+    a, b = n_negatives * alpha, n_negatives * beta
+    j_alpha = _near_integer(a)
+    j_alpha = math.floor(a) if j_alpha is None else j_alpha
+    j_beta = _near_integer(b)
+    j_beta = math.ceil(b) if j_beta is None else j_beta
+    if j_beta - j_alpha < 1:
+        raise ValueError(
+            f"fpr_range={fpr_range!r} selects no negative position among {n_negatives} "
+            f"negatives (j_alpha={j_alpha}, j_beta={j_beta}); widen the range or use more "
+            "negatives"
+        )
+    return j_alpha, j_beta
+
+
+def check_positive_scalar(value, name):
+    if not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+    return float(value)

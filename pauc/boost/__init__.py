@@ -1,0 +1,1 @@
+"""AUC boosting (paper 001)."""

@@ -1,0 +1,1 @@
+"""Structural SVMs for the AUC and the partial AUC (paper 002)."""

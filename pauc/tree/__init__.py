@@ -1,0 +1,1 @@
+"""TreeRank and Ranking Forests (papers 000 and 003)."""
