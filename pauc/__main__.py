@@ -51,7 +51,9 @@ def _scores(estimator, X):
     return estimator.predict_proba(X)[:, 1]
 
 
-def compare(args, out=sys.stdout, err=sys.stderr):
+def compare(args, out=None, err=None):
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
     fpr_range = check_fpr_range(args.fpr_range, name="--fpr-range")
     X, y, X_test, y_test = _load(args)
     rows = []

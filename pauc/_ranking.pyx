@@ -150,7 +150,7 @@ def roc_knots(const floating[::1] pos, const floating[::1] neg, w_pos=None, w_ne
 
 def partial_area(const floating[::1] pos, const floating[::1] neg,
                  double fpr_lo=0.0, double fpr_hi=1.0, double tpr_floor=0.0,
-                 w_pos=None, w_neg=None):
+                 w_pos=None, w_neg=None, tp_total=None, fp_total=None):
     """Exact raw area under the empirical ROC curve over an FPR window.
 
     Returns ``∫_{fpr_lo}^{fpr_hi} max(TPR(u) - tpr_floor, 0) du`` where TPR(u)
@@ -159,22 +159,30 @@ def partial_area(const floating[::1] pos, const floating[::1] neg,
     the unnormalised partial AUC of paper 002 eq. (2); ``(0, f0, t0)`` the
     two-way partial AUC.  Scores must be sorted ascending per class; both
     classes must have positive total weight.
+
+    ``tp_total`` / ``fp_total`` (default: the weight of ``pos`` / ``neg``)
+    let the caller pass only the top of each class: positives and negatives
+    scored below the negative at FPR ``fpr_hi`` never reach the window, so
+    they may be left out as long as the totals still count them.
     """
     cdef bint has_w
     wp, has_w = _as_weights(w_pos, pos.shape[0])
     wn, _ = _as_weights(w_neg, neg.shape[0])
     if (w_pos is None) != (w_neg is None):
         raise ValueError("give weights for both classes or for neither")
-    cdef double tp_total = float(wp.sum()) if has_w else float(pos.shape[0])
-    cdef double fp_total = float(wn.sum()) if has_w else float(neg.shape[0])
-    if tp_total <= 0 or fp_total <= 0:
+    if tp_total is None:
+        tp_total = float(wp.sum()) if has_w else float(pos.shape[0])
+    if fp_total is None:
+        fp_total = float(wn.sum()) if has_w else float(neg.shape[0])
+    cdef double tp_tot = tp_total, fp_tot = fp_total
+    if tp_tot <= 0 or fp_tot <= 0:
         raise ValueError("both classes need a positive total weight")
     cdef double[::1] wp_v = wp, wn_v = wn
     cdef double[::1] no_knots = np.empty(0, dtype=np.float64)
     cdef double area = 0.0
     with nogil:
         _walk(pos, neg, wp_v, wn_v, has_w, no_knots, no_knots, no_knots,
-              False, tp_total, fp_total, fpr_lo, fpr_hi, tpr_floor, &area)
+              False, tp_tot, fp_tot, fpr_lo, fpr_hi, tpr_floor, &area)
     return area
 
 
@@ -207,3 +215,28 @@ def count_above(const floating[::1] ref, const floating[::1] query):
             g[q] = nr - hi
             e[q] = hi - lo
     return greater, equal
+
+
+def split_by_label(const floating[::1] score, is_pos):
+    """Copy the scores into (positives, negatives) in one pass, order kept.
+
+    The same as ``score[is_pos], score[~is_pos]`` at half the memory traffic:
+    at 10^7 scores the two boolean masks cost as much as half a sort.
+    """
+    cdef const unsigned char[::1] flag = np.ascontiguousarray(is_pos, dtype=np.bool_).view(np.uint8)
+    cdef Py_ssize_t n = score.shape[0], m = np.count_nonzero(flag), i, a = 0, b = 0
+    if flag.shape[0] != n:
+        raise ValueError("score and is_pos differ in length")
+    dtype = np.float32 if floating is float else np.float64
+    pos = np.empty(m, dtype=dtype)
+    neg = np.empty(n - m, dtype=dtype)
+    cdef floating[::1] p = pos, q = neg
+    with nogil:
+        for i in range(n):
+            if flag[i]:
+                p[a] = score[i]
+                a += 1
+            else:
+                q[b] = score[i]
+                b += 1
+    return pos, neg

@@ -33,6 +33,27 @@ def check_pos_label(classes, pos_label):
     return 1
 
 
+def _classes(y):
+    """The distinct labels of ``y`` (at most three are reported when more exist).
+
+    ``numpy.unique`` sorts: at 10^7 labels it costs as much as sorting the
+    scores, so numeric labels are checked with min/max and one comparison pass.
+    """
+    if y.dtype == np.bool_:
+        n_true = np.count_nonzero(y)
+        return np.array([v for v, present in ((False, n_true < y.shape[0]), (True, n_true > 0))
+                         if present])
+    if y.dtype.kind in "iuf" and y.shape[0] > 0:
+        lo, hi = y.min(), y.max()
+        if lo == hi:
+            return np.array([lo])
+        other = (y != lo) & (y != hi)
+        if other.any():
+            return np.unique(y)
+        return np.array([lo, hi])
+    return np.unique(y)
+
+
 def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None):
     """Validate a binary ranking problem.
 
@@ -52,7 +73,7 @@ def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None):
         y_score = y_score.astype(np.float64, copy=False)
     if not np.isfinite(y_score).all():
         raise ValueError("y_score contains NaN or infinity")
-    classes = np.unique(y_true)
+    classes = _classes(y_true)
     if classes.shape[0] > 2:
         raise ValueError(
             f"y_true must be binary; it takes {classes.shape[0]} values: {classes[:10].tolist()}"

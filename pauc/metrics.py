@@ -68,6 +68,8 @@ __all__ = [
     "roc_auc_scorer",
     "partial_auc_scorer",
     "tpr_at_fpr_scorer",
+    "kendall_tau_distance",
+    "spearman_distance",
 ]
 
 _NORMALIZATIONS = ("range", "mcclish", "none")
@@ -76,7 +78,10 @@ _NORMALIZATIONS = ("range", "mcclish", "none")
 def _sorted_classes(is_pos, score, weight):
     """Scores of each class sorted ascending, with their weights aligned."""
     if weight is None:
-        return np.sort(score[is_pos]), np.sort(score[~is_pos]), None, None
+        pos, neg = _ranking.split_by_label(score, is_pos)
+        pos.sort()
+        neg.sort()
+        return pos, neg, None, None
     pos, neg = score[is_pos], score[~is_pos]
     order_pos = np.argsort(pos, kind="stable")
     order_neg = np.argsort(neg, kind="stable")
@@ -84,9 +89,35 @@ def _sorted_classes(is_pos, score, weight):
             weight[is_pos][order_pos], weight[~is_pos][order_neg])
 
 
+def _top_of_classes(is_pos, score, fpr_hi):
+    """The part of each class that can reach FPR <= ``fpr_hi``, sorted ascending.
+
+    Only negatives down to the k-th highest, k = floor(n·fpr_hi) + 1, and the
+    positives scored at least as high as that one, can move the ROC curve
+    before FPR passes ``fpr_hi`` (ties with it are kept, they share its
+    segment).  One O(n) selection replaces most of the sort when the window
+    is narrow; the totals are returned because the walk normalises by them.
+    """
+    pos, neg = _ranking.split_by_label(score, is_pos)
+    m, n = pos.shape[0], neg.shape[0]
+    k = min(n, int(np.floor(n * fpr_hi)) + 1)
+    if k < n:
+        neg.partition(n - k)
+        cutoff = neg[n - k]
+        neg = neg[neg >= cutoff]
+        pos = pos[pos >= cutoff]
+    pos.sort()
+    neg.sort()
+    return pos, neg, float(m), float(n)
+
+
 def _raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight):
     is_pos, score, weight = check_binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    if weight is None:
+        pos, neg, m, n = _top_of_classes(is_pos, score, fpr_hi)
+        return _ranking.partial_area(pos, neg, fpr_lo, fpr_hi, tpr_floor,
+                                     tp_total=m, fp_total=n)
     pos, neg, w_pos, w_neg = _sorted_classes(is_pos, score, weight)
     return _ranking.partial_area(pos, neg, fpr_lo, fpr_hi, tpr_floor, w_pos, w_neg)
 
@@ -241,3 +272,6 @@ def tpr_at_fpr_scorer(fpr=0.1, interpolate=False, **kwargs):
     """Scorer for ``GridSearchCV(scoring=...)``: :func:`tpr_at_fpr` of ``decision_function``."""
     return make_scorer(tpr_at_fpr, response_method=_RESPONSE, fpr=fpr,
                        interpolate=interpolate, **kwargs)
+
+
+from ._rank_distance import kendall_tau_distance, spearman_distance  # noqa: E402

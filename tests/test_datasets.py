@@ -1,0 +1,57 @@
+"""The bundled a9a split and the svmlight loader."""
+
+import bz2
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from pauc.datasets import load_a9a, load_svmlight
+
+
+def test_a9a_shapes_and_labels():
+    X_train, y_train, X_test, y_test = load_a9a()
+    assert X_train.shape == (32_561, 123) and X_test.shape == (16_281, 123)
+    assert sp.isspmatrix_csr(X_train) and sp.isspmatrix_csr(X_test)
+    assert set(np.unique(y_train)) == {0, 1} and set(np.unique(y_test)) == {0, 1}
+    assert y_train.mean() == pytest.approx(0.241, abs=0.001)
+    assert y_test.mean() == pytest.approx(0.236, abs=0.001)
+    assert set(np.unique(X_train.data)) == {1.0}       # binary features
+
+
+def _write(path, lines):
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_load_svmlight_maps_labels_to_01(tmp_path):
+    f = _write(tmp_path / "d.svm", ["-1 1:0.5 3:1", "+1 2:2", "1 1:1"])
+    X, y = load_svmlight(f)
+    assert X.shape == (3, 3) and y.tolist() == [0, 1, 1]
+
+
+def test_load_svmlight_reads_bz2(tmp_path):
+    f = tmp_path / "d.svm.bz2"
+    f.write_bytes(bz2.compress(b"0 1:1\n1 2:1\n"))
+    X, y = load_svmlight(f, n_features=4)
+    assert X.shape == (2, 4) and y.tolist() == [0, 1]
+
+
+def test_load_svmlight_pos_label(tmp_path):
+    f = _write(tmp_path / "d.svm", ["3 1:1", "7 2:1", "7 1:1"])
+    with pytest.raises(ValueError, match="pos_label"):
+        load_svmlight(f)
+    X, y = load_svmlight(f, pos_label=3)
+    assert y.tolist() == [1, 0, 0]
+
+
+@pytest.mark.parametrize("lines, message", [(["1 1:1", "1 2:1"], "two classes"),
+                                            (["1 1:1", "2 2:1", "3 1:1"], "two classes")])
+def test_load_svmlight_refuses_non_binary(tmp_path, lines, message):
+    with pytest.raises(ValueError, match=message):
+        load_svmlight(_write(tmp_path / "d.svm", lines))
+
+
+def test_load_svmlight_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such"):
+        load_svmlight(tmp_path / "nope.svm")
