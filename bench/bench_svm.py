@@ -1,0 +1,137 @@
+"""Structural SVMs (issue 3): every benchmark ratio, measured in one run, one table.
+
+Rows (targets of issue 3):
+
+* oracle time / (``X @ w`` + ``numpy.sort`` of the scores), a9a and a dense
+  10^6 x 20 synthetic set, each oracle (rows from ``bench/_oracle_timing.py``)  <= 1.5
+* ``AUCSVM(C=100)`` fit on a9a / ``sklearn.svm.LinearSVC(C=0.1)`` fit          <= 1
+* ``PartialAUCSVM((0.02, 0.05), C=100)`` fit on a9a / ``LinearSVC(C=0.1)``      <= 5
+* master-QP share of the ``AUCSVM(C=100)`` fit on a9a                          <= 30 %
+  (also printed, no target: the same share with ``solver="cvxpy"``, the
+  measurement behind the default ``solver="osqp"``)
+* ``AUCSVM`` fit time at n = 10^6 / at n = 10^5 (dense, d = 20, same C)        <= 12
+* peak RSS of ``AUCSVM`` on 10^6 x 20 dense / size of X (child process)        <= 2.5
+
+Fit times are the best of ``--repeat`` runs (the machine is shared).
+
+    python bench/bench_svm.py            # full run (a few minutes)
+    python bench/bench_svm.py --quick    # a9a rows, n = 10^5 / 10^4, RSS at 10^5
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+from sklearn.svm import LinearSVC
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _oracle_timing import oracle_ratio_rows, synthetic_dense  # noqa: E402
+
+from pauc.datasets import load_a9a  # noqa: E402
+from pauc.svm import AUCSVM, PartialAUCSVM  # noqa: E402
+
+
+def best_fit(make, X, y, repeat):
+    """Best wall time of ``make().fit(X, y)`` and the estimator of that run."""
+    best, est_best = np.inf, None
+    for _ in range(repeat):
+        est = make()
+        start = time.perf_counter()
+        est.fit(X, y)
+        seconds = time.perf_counter() - start
+        if seconds < best:
+            best, est_best = seconds, est
+    return best, est_best
+
+
+_RSS_CHILD = r"""
+import resource, sys, warnings
+import numpy as np
+sys.path.insert(0, {bench!r})
+from _oracle_timing import synthetic_dense
+from pauc.svm import AUCSVM
+X, y = synthetic_dense(n_samples={n}, n_features=20)
+warnings.simplefilter("ignore")
+AUCSVM(C={C}).fit(X, y)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024   # Linux: KiB
+print(peak, X.nbytes)
+"""
+
+
+def peak_rss_ratio(n, C):
+    code = _RSS_CHILD.format(bench=os.path.dirname(os.path.abspath(__file__)), n=n, C=C)
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout.split()
+    peak, size = int(out[-2]), int(out[-1])
+    return peak / size, peak, size
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="a9a oracles only, scaling 10^5/10^4, RSS at 10^5")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    rows = []          # (measure, value, target, comparison, detail)
+
+    for r in oracle_ratio_rows(large=not args.quick, repeat=5 if args.quick else 15):
+        rows.append((f"oracle {r['oracle']} {r['fpr_range']} / (X@w + sort), {r['data']}",
+                     r["ratio"], r["target"], "<=",
+                     f"{r['oracle_ms']:.2f} ms vs {r['reference_ms']:.2f} ms"))
+
+    X, y, _, _ = load_a9a()
+    # LinearSVC (liblinear) refuses CSR with int64 indices; give it an int32 copy.
+    X32 = X.copy()
+    X32.indices, X32.indptr = X.indices.astype(np.int32), X.indptr.astype(np.int32)
+    t_svc, _ = best_fit(lambda: LinearSVC(C=0.1), X32, y, args.repeat)
+    t_auc, auc = best_fit(lambda: AUCSVM(C=100.0), X, y, args.repeat)
+    rows.append(("AUCSVM(C=100) fit / LinearSVC(C=0.1) fit, a9a", t_auc / t_svc, 1.0, "<=",
+                 f"{t_auc:.3f} s vs {t_svc:.3f} s, {auc.n_iter_} iterations"))
+    t_pauc, pauc = best_fit(lambda: PartialAUCSVM((0.02, 0.05), C=100.0), X, y, args.repeat)
+    rows.append(("PartialAUCSVM((.02,.05), C=100) fit / LinearSVC fit, a9a", t_pauc / t_svc,
+                 5.0, "<=", f"{t_pauc:.3f} s, {pauc.n_iter_} iterations"))
+    h = auc.history_
+    share = h["time_qp"].sum() / t_auc
+    rows.append(("master-QP share of AUCSVM(C=100) fit, a9a", share, 0.30, "<=",
+                 f"QP {h['time_qp'].sum():.3f} s, oracle {h['time_oracle'].sum():.3f} s, "
+                 f"matvec {h['time_matvec'].sum():.3f} s"))
+    t_cvx, cvx = best_fit(lambda: AUCSVM(C=100.0, solver="cvxpy"), X, y, 1)
+    rows.append(("  same with solver='cvxpy' (no target)", cvx.history_["time_qp"].sum() / t_cvx,
+                 None, "", f"fit {t_cvx:.3f} s, QP {cvx.history_['time_qp'].sum():.3f} s"))
+    share_p = pauc.history_["time_qp"].sum() / t_pauc
+    rows.append(("  master-QP share of PartialAUCSVM fit (no target)", share_p, None, "",
+                 f"QP {pauc.history_['time_qp'].sum():.3f} s"))
+
+    n_big, n_small = (10**5, 10**4) if args.quick else (10**6, 10**5)
+    C_scale = 10.0
+    Xb, yb = synthetic_dense(n_samples=n_big)
+    Xs, ys = Xb[:n_small], yb[:n_small]
+    t_small, e_small = best_fit(lambda: AUCSVM(C=C_scale), Xs, ys, args.repeat)
+    t_big, e_big = best_fit(lambda: AUCSVM(C=C_scale), Xb, yb, args.repeat)
+    rows.append((f"AUCSVM(C={C_scale:g}) fit at n={n_big:.0e} / n={n_small:.0e}, d=20",
+                 t_big / t_small, 12.0, "<=",
+                 f"{t_big:.2f} s ({e_big.n_iter_} it) vs {t_small:.3f} s ({e_small.n_iter_} it)"))
+    del Xb, yb, Xs, ys
+
+    ratio, peak, size = peak_rss_ratio(n_big, C_scale)
+    rows.append((f"peak RSS of AUCSVM / size of X, {n_big:.0e}x20 dense", ratio, 2.5, "<=",
+                 f"{peak / 2**20:.0f} MiB vs {size / 2**20:.0f} MiB"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'value':>8}  {'target':>9}  verdict  detail")
+    for name, value, target, cmp, detail in rows:
+        if target is None:
+            verdict, tgt = "", ""
+        else:
+            verdict = "ok" if value <= target else "MISSED"
+            tgt = f"{cmp} {target:g}"
+        print(f"{name:<{width}}  {value:>8.3f}  {tgt:>9}  {verdict:>7}  {detail}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,435 @@
+"""SVM_AUC and SVM_pAUC as scikit-learn estimators (Narasimhan & Agarwal, paper 002).
+
+Both learn a linear scoring function ``f(x) = w.x`` (no intercept: a ranking
+does not change when every score is shifted) by minimising
+
+    1/2 ||w||^2 + C * R_struct(w; S)
+
+with the 1-slack cutting-plane method (Algorithm 1) and a most-violated-
+constraint oracle from :mod:`pauc.svm.oracles`:
+
+* :class:`AUCSVM` -- Joachims' structural surrogate of the full AUC, equal to the
+  pairwise hinge surrogate (Section 2.2, Theorem 1);
+* :class:`PartialAUCSVM` -- the tight structural surrogate of the partial AUC in
+  ``[alpha, beta]`` (eq. (14) for ``alpha = 0``, Algorithm 2; eq. (18) otherwise,
+  Algorithm 3), or the naive structural surrogate of Section 3.2.
+
+The estimators read ``X`` only through ``X @ w`` and ``X.T @ coef`` (one pass
+each per iteration), so dense arrays and CSR matrices are used as given,
+never densified and never copied when already float64/float32.
+"""
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
+
+from .. import metrics
+from .._validation import check_fpr_range, check_positive_scalar, empirical_indices
+from . import oracles
+from ._cutting_plane import CuttingPlaneSolver
+from ._dc import cccp
+
+_QP_SOLVERS = ("osqp", "cvxpy")
+
+
+def _pauc_oracle(surrogate, is_pos, j_alpha, j_beta):
+    """The one place that maps a surrogate name to its most-violated-constraint search.
+
+    The non-convex ``"hinge"`` surrogate of Section 6 equals ``"tight"`` when
+    ``j_alpha = 0`` (Theorem 5) and is otherwise solved by DC programming
+    (:func:`pauc.svm._dc.cccp`), which builds its oracles from the tight one.
+    """
+    search = {"tight": oracles.pauc_tight_oracle,
+              "naive": oracles.pauc_naive_oracle,
+              "hinge": oracles.pauc_tight_oracle}[surrogate]
+    return lambda scores: search(scores, is_pos, j_alpha, j_beta)
+
+
+class _StructuralSVM(ClassifierMixin, BaseEstimator):
+    """Shared fit / predict of the structural SVMs (not public)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = True
+        return tags
+
+    # -------------------------------------------------------------- checks
+    def _check_common_params(self):
+        C = check_positive_scalar(self.C, "C")
+        tol = check_positive_scalar(self.tol, "tol")
+        if (not isinstance(self.max_iter, numbers.Integral) or isinstance(self.max_iter, bool)
+                or self.max_iter < 1):
+            raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
+        if self.solver not in _QP_SOLVERS:
+            raise ValueError(f"solver must be one of {_QP_SOLVERS}, got {self.solver!r}")
+        if self.operating_fpr is not None:
+            f = self.operating_fpr
+            if (not isinstance(f, numbers.Real) or isinstance(f, bool)
+                    or not 0.0 <= f <= 1.0):
+                raise ValueError(f"operating_fpr must be None or a number in [0, 1], got {f!r}")
+        return C, tol
+
+    def _validate_training_data(self, X, y, sample_weight, weighted_pairs=False):
+        X, y = validate_data(self, X, y, accept_sparse="csr",
+                             dtype=[np.float64, np.float32], y_numeric=False)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.shape[0] < 2:
+            raise ValueError(
+                f"y holds only one class ({self.classes_.tolist()}); ranking needs both "
+                "positives and negatives")
+        if self.classes_.shape[0] > 2:
+            raise ValueError(
+                f"Only binary classification is supported. y takes {self.classes_.shape[0]} "
+                f"values; {type(self).__name__} is a binary ranker (positive class = the "
+                "larger label, classes_[1])")
+        is_pos = y == self.classes_[1]
+        weight = None
+        if sample_weight is not None:
+            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
+                raise ValueError("sample_weight gives one class a total weight of zero; "
+                                 "ranking needs both classes")
+            # A constant weight rescales every pair alike and leaves the
+            # normalised (p)AUC risk -- hence the minimiser -- unchanged.
+            uniform = weight.size and weight[0] > 0 and np.all(weight == weight[0])
+            if uniform:
+                weight = None
+            elif not weighted_pairs:
+                raise NotImplementedError(
+                    f"{type(self).__name__} does not support non-uniform sample_weight: a "
+                    "weighted partial AUC would need the FPR window measured in negative "
+                    "weight, which the pAUC oracles do not implement. Resample the rows "
+                    "instead, or pass sample_weight=None.")
+        return X, is_pos, weight
+
+    # ------------------------------------------------------------------ fit
+    def _new_solver(self, C, tol):
+        return CuttingPlaneSolver(C, tol=tol, max_iter=self.max_iter, qp_solver=self.solver,
+                                  verbose=self.verbose)
+
+    def _run_solver(self, X, oracle, C, tol):
+        solver = self._new_solver(C, tol)
+        w = solver.solve(X, oracle)
+        self.coef_ = w
+        self.n_iter_ = solver.n_iter_
+        self.converged_ = solver.converged_
+        self.history_ = solver.history_
+
+    def _set_threshold(self, scores, is_pos, operating_fpr):
+        """``threshold_`` so that ``score >= threshold_`` picks the operating point.
+
+        With ``f = operating_fpr > 0`` the rule keeps the ``ceil(n f)`` highest
+        training negatives (training FPR ``ceil(n f) / n`` without ties); with
+        None, Youden's point (maximal TPR - FPR).  The threshold is then moved
+        halfway down to the next lower training score: the training
+        predictions do not change, but a training row recomputed with
+        another summation order (a subset, another BLAS block) cannot flip.
+        """
+        # Two sorted class copies and binary searches: O(n) extra memory, no
+        # full ROC curve (the fit's memory budget is 2.5 x the size of X).
+        pos = np.sort(scores[is_pos])
+        neg = np.sort(scores[~is_pos])
+        if operating_fpr is None:
+            # Youden's point: max TPR - FPR is reached at some positive's score;
+            # among ties take the highest threshold.  J = 0 at t = +inf.
+            tpr = 1.0 - np.searchsorted(pos, pos, side="left") / pos.shape[0]
+            fpr = 1.0 - np.searchsorted(neg, pos, side="left") / neg.shape[0]
+            youden = tpr - fpr
+            best = youden.shape[0] - 1 - int(np.argmax(youden[::-1]))
+            cut = float(pos[best]) if youden[best] >= 0 else np.inf
+        elif operating_fpr == 0.0:
+            # Nothing negative above: cut at the lowest positive above every negative.
+            i = np.searchsorted(pos, neg[-1], side="right")
+            cut = float(pos[i]) if i < pos.shape[0] else float(np.nextafter(neg[-1], np.inf))
+        else:
+            _, k = empirical_indices(neg.shape[0], (0.0, operating_fpr))
+            cut = float(neg[neg.shape[0] - k])
+        below = [arr[i - 1] for arr in (pos, neg)
+                 for i in [np.searchsorted(arr, cut, side="left")] if i > 0]
+        self.threshold_ = 0.5 * (cut + float(max(below))) if below and np.isfinite(cut) \
+            else cut
+
+    # -------------------------------------------------------------- predict
+    def decision_function(self, X):
+        """Scores ``X @ coef_`` (higher = more likely ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
+                          reset=False)
+        return np.asarray(X @ self.coef_, dtype=np.float64).ravel()
+
+    def predict(self, X):
+        """``classes_[1]`` where ``decision_function(X) >= threshold_``, else ``classes_[0]``."""
+        scores = self.decision_function(X)
+        return self.classes_[(scores >= self.threshold_).astype(np.intp)]
+
+
+class AUCSVM(_StructuralSVM):
+    """SVM_AUC: structural SVM for the full AUC (Joachims 2005; paper 002, Section 2.2).
+
+    Minimises ``1/2 ||w||^2 + C * R_hinge_AUC(w)``, the pairwise hinge surrogate
+    averaged over the ``m * n`` positive-negative pairs (eq. (4)), which equals the
+    structural surrogate of eq. (7) (Theorem 1), by the 1-slack cutting-plane
+    method (Algorithm 1) with Joachims' O(n log n) most-violated-constraint search.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Regularisation constant.  The surrogate is an *average* over pairs, so
+        C here is not LinearSVC's C (which multiplies a sum over rows).
+    tol : float, default=1e-3
+        Stopping tolerance ``epsilon`` of Algorithm 1, line 12: the objective
+        of the returned ``w`` is within ``C * tol`` of the optimum.
+    max_iter : int, default=1000
+        Maximum number of cutting-plane iterations (oracle calls).  The count
+        grows like ``C / tol``.
+    operating_fpr : float in [0, 1] or None, default=None
+        Training false-positive rate at which :meth:`predict` thresholds the
+        scores; None picks the threshold maximising TPR - FPR on the training data.
+    solver : {"osqp", "cvxpy"}, default="osqp"
+        Back end of the master QP (see :mod:`pauc.svm._master`).
+    verbose : int, default=0
+        ``1`` prints one line per cutting-plane iteration.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` is the positive class.
+    threshold_ : float
+        Score threshold of :meth:`predict`.
+    n_iter_ : int
+    converged_ : bool
+    history_ : dict of ndarray
+        Per iteration: violation, xi, primal and dual objective, cuts held,
+        seconds in oracle / matvecs / QP (see :class:`CuttingPlaneSolver`).
+    n_features_in_ : int
+
+    Notes
+    -----
+    With ``sample_weight`` the pair ``(i, j)`` weighs ``w_i w_j`` and the
+    surrogate is the weighted mean pairwise hinge loss (normalised by
+    ``W+ W-``), so integer weights act as repeated rows.
+    """
+
+    def __init__(self, C=1.0, *, tol=1e-3, max_iter=1000, operating_fpr=None, solver="osqp",
+                 verbose=0):
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+        self.operating_fpr = operating_fpr
+        self.solver = solver
+        self.verbose = verbose
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit ``coef_`` by Algorithm 1 with the AUC oracle.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes; ``classes_[1]`` (the larger label) is positive.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights; the pair ``(i, j)`` weighs ``w_i w_j``.
+
+        Returns
+        -------
+        self
+        """
+        C, tol = self._check_common_params()
+        X, is_pos, weight = self._validate_training_data(X, y, sample_weight,
+                                                         weighted_pairs=True)
+        with threadpool_limits(limits=1, user_api="blas"):    # see CuttingPlaneSolver.solve
+            self._run_solver(
+                X, lambda scores: oracles.auc_oracle(scores, is_pos, sample_weight=weight),
+                C, tol)
+            self._set_threshold(np.asarray(X @ self.coef_).ravel(), is_pos,
+                                self.operating_fpr)
+        return self
+
+    def score(self, X, y, sample_weight=None):
+        """AUC of ``decision_function(X)`` (ties counted 1/2)."""
+        check_is_fitted(self)
+        return metrics.roc_auc(y, self.decision_function(X), pos_label=self.classes_[1],
+                               sample_weight=sample_weight)
+
+
+class PartialAUCSVM(_StructuralSVM):
+    """SVM_pAUC: structural SVM for the partial AUC in ``[alpha, beta]`` (paper 002).
+
+    Minimises ``1/2 ||w||^2 + C * R_struct(w)`` by the 1-slack cutting-plane
+    method (Algorithm 1), where ``R_struct`` is
+
+    * ``surrogate="tight"``: the tight structural surrogate -- eq. (14) for
+      ``alpha = 0`` (equal to the hinge surrogate over the top ``j_beta``
+      negatives, Theorem 5; oracle: Algorithm 2) and eq. (18) for ``alpha > 0``
+      (bounded by Theorem 7; oracle: Algorithm 3);
+    * ``surrogate="naive"``: the naive structural surrogate of Section 3.2
+      (eq. (11)), looser; offered to compare;
+    * ``surrogate="hinge"``: the pairwise hinge surrogate over the window's
+      negatives (eq. (9)), SVM_pAUC^dc.  For ``j_alpha = 0`` it is convex and
+      equal to ``"tight"`` (Theorem 5), and that solver is used.  For
+      ``j_alpha > 0`` it is not convex (Theorem 2) and is minimised by the
+      concave-convex procedure (Algorithm 4, :mod:`pauc.svm._dc`), which
+      reaches a local minimum; its outer objective is in ``dc_history_``.
+
+    ``j_alpha = floor(n alpha)`` and ``j_beta = ceil(n beta)`` over the ``n``
+    training negatives (eq. (2)).
+
+    Parameters
+    ----------
+    fpr_range : (float, float), default=(0.0, 0.1)
+        The FPR window ``(alpha, beta)``, ``0 <= alpha < beta <= 1``.
+    C : float, default=1.0
+        Regularisation constant (the surrogate is normalised by ``m (j_beta - j_alpha)``).
+    surrogate : {"tight", "naive", "hinge"}, default="tight"
+    tol : float, default=1e-3
+        Stopping tolerance of Algorithm 1, line 12.
+    max_iter : int, default=1000
+        Maximum number of cutting-plane iterations.
+    operating_fpr : float in [0, 1] or None, default=None
+        Training FPR at which :meth:`predict` thresholds; None means ``beta``
+        (paper 002, Section 8.3: pAUC maximisation for TPR at a fixed FPR).
+    solver : {"osqp", "cvxpy"}, default="osqp"
+        Back end of the master QP.
+    verbose : int, default=0
+    dc_tol : float, default=1e-3
+        ``surrogate="hinge"`` only: stop Algorithm 4 when an outer step
+        decreases ``1/2 ||w||^2 + C R_hinge(w)`` by at most ``dc_tol`` times
+        ``max(1, |objective|)`` (the tau of line 11).
+    dc_max_iter : int, default=50
+        ``surrogate="hinge"`` only: maximum number of outer (CCCP) steps.
+    init : {"tight", "zeros"} or array of shape (n_features,), default="tight"
+        ``surrogate="hinge"`` only: the starting point of Algorithm 4 -- the
+        tight SVM_pAUC solution for the same window (a good convex start),
+        zero, or a given vector.  Zero can be a poor start: every score ties
+        there, f and g may share a subgradient, and CCCP can stall at 0.
+
+    Attributes
+    ----------
+    coef_, classes_, threshold_, n_iter_, converged_, history_, n_features_in_
+        As in :class:`AUCSVM`.
+    j_alpha_, j_beta_ : int
+        Empirical indices of the window on the training negatives.
+    dc_history_ : ndarray or None
+        ``surrogate="hinge"`` only: the outer objective ``1/2 ||w||^2 +
+        C R_hinge(w)`` at the start and after each CCCP step (non-increasing
+        up to the inner solver's tolerance); None for the other surrogates.
+
+    Notes
+    -----
+    ``sample_weight`` must be None or constant: a weighted partial AUC would
+    need the window ``[alpha, beta]`` measured in negative weight, which the
+    oracles do not implement.
+    """
+
+    _SURROGATES = ("tight", "naive", "hinge")
+
+    def __init__(self, fpr_range=(0.0, 0.1), *, C=1.0, surrogate="tight", tol=1e-3,
+                 max_iter=1000, operating_fpr=None, solver="osqp", verbose=0,
+                 dc_tol=1e-3, dc_max_iter=50, init="tight"):
+        self.fpr_range = fpr_range
+        self.C = C
+        self.surrogate = surrogate
+        self.tol = tol
+        self.max_iter = max_iter
+        self.operating_fpr = operating_fpr
+        self.solver = solver
+        self.verbose = verbose
+        self.dc_tol = dc_tol
+        self.dc_max_iter = dc_max_iter
+        self.init = init
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit ``coef_`` by Algorithm 1 with the surrogate's oracle.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes; ``classes_[1]`` (the larger label) is positive.
+        sample_weight : None or constant array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        C, tol = self._check_common_params()
+        alpha, beta = check_fpr_range(self.fpr_range)
+        if self.surrogate not in self._SURROGATES:
+            raise ValueError(
+                f"surrogate must be one of {self._SURROGATES}, got {self.surrogate!r}")
+        X, is_pos, _ = self._validate_training_data(X, y, sample_weight)
+        self.j_alpha_, self.j_beta_ = empirical_indices(int((~is_pos).sum()), (alpha, beta))
+        dc = self.surrogate == "hinge" and self.j_alpha_ > 0
+        if dc:
+            dc_tol = check_positive_scalar(self.dc_tol, "dc_tol")
+            if (not isinstance(self.dc_max_iter, numbers.Integral)
+                    or isinstance(self.dc_max_iter, bool) or self.dc_max_iter < 1):
+                raise ValueError(
+                    f"dc_max_iter must be a positive integer, got {self.dc_max_iter!r}")
+        oracle = _pauc_oracle(self.surrogate, is_pos, self.j_alpha_, self.j_beta_)
+        operating = beta if self.operating_fpr is None else self.operating_fpr
+        self.dc_history_ = None
+        with threadpool_limits(limits=1, user_api="blas"):    # see CuttingPlaneSolver.solve
+            if dc:
+                self._fit_dc(X, is_pos, oracle, C, tol, dc_tol)
+            else:
+                self._run_solver(X, oracle, C, tol)
+            self._set_threshold(np.asarray(X @ self.coef_).ravel(), is_pos, operating)
+        return self
+
+    def _initial_weights(self, X, oracle, C, tol):
+        if isinstance(self.init, str):
+            if self.init == "tight":
+                return self._new_solver(C, tol).solve(X, oracle)
+            if self.init == "zeros":
+                return np.zeros(X.shape[1])
+            raise ValueError(f"init must be 'tight', 'zeros' or an array, got {self.init!r}")
+        w0 = np.asarray(self.init, dtype=np.float64).ravel()
+        if w0.shape != (X.shape[1],) or not np.isfinite(w0).all():
+            raise ValueError(f"init must be a finite array of shape ({X.shape[1]},), "
+                             f"got shape {w0.shape}")
+        return w0
+
+    def _fit_dc(self, X, is_pos, tight_oracle, C, tol, dc_tol):
+        """Algorithm 4 (CCCP) from ``init``; one cutting-plane solver keeps f's cuts."""
+        w0 = self._initial_weights(X, tight_oracle, C, tol)
+        solver = self._new_solver(C, tol)
+        w, steps, converged = cccp(X, is_pos, self.j_alpha_, self.j_beta_, solver, w0,
+                                   dc_tol=dc_tol, dc_max_iter=self.dc_max_iter,
+                                   verbose=self.verbose)
+        self.coef_ = w
+        self.n_iter_ = sum(step["inner_iter"] for step in steps)
+        self.converged_ = converged and all(step["inner_converged"] for step in steps)
+        self.history_ = solver.history_
+        self.dc_history_ = np.array([step["objective"] for step in steps])
+        if not converged:
+            warnings.warn(
+                f"the concave-convex procedure did not converge in dc_max_iter="
+                f"{self.dc_max_iter} outer steps (last decrease "
+                f"{self.dc_history_[-2] - self.dc_history_[-1]:.3g}); increase dc_max_iter "
+                "or dc_tol", ConvergenceWarning, stacklevel=3)
+
+    def score(self, X, y, sample_weight=None):
+        """Partial AUC over ``fpr_range`` of ``decision_function(X)``, normalize="range"."""
+        check_is_fitted(self)
+        return metrics.partial_auc(y, self.decision_function(X), fpr_range=self.fpr_range,
+                                   normalize="range", pos_label=self.classes_[1],
+                                   sample_weight=sample_weight)

@@ -1,0 +1,253 @@
+"""Algorithm 1 (cutting plane) and its master QP against problems solved directly.
+
+References are cvxpy programs written with every positive-negative pair (or
+every explicit constraint): tiny inputs only, test code only.
+"""
+
+import warnings
+
+import cvxpy as cp
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+
+from pauc.svm._cutting_plane import CuttingPlaneSolver
+from pauc.svm._master import MasterQP
+from pauc.svm.oracles import auc_oracle, pauc_tight_oracle
+
+
+def _problem(seed, m=7, n=11, d=4):
+    rng = np.random.default_rng(seed)
+    y = np.zeros(m + n, dtype=bool)
+    y[:m] = True
+    rng.shuffle(y)
+    X = rng.normal(size=(m + n, d)) + 0.7 * y[:, None]
+    return X, y
+
+
+def _pair_hinges(X, y, w):
+    """Matrix (m, n) of 1 - w.(x_i - x_j), as a cvxpy expression (test-only brute force)."""
+    Xp, Xn = X[y], X[~y]
+    sp_, sn_ = Xp @ w, Xn @ w
+    m, n = Xp.shape[0], Xn.shape[0]
+    return 1 - (cp.reshape(sp_, (m, 1), order="C") @ np.ones((1, n))
+                - np.ones((m, 1)) @ cp.reshape(sn_, (1, n), order="C"))
+
+
+def _direct_auc(X, y, C):
+    """min 1/2||w||^2 + C/(mn) sum_ij (1 - w.(x_i - x_j))_+ over all pairs (eq. (4))."""
+    w = cp.Variable(X.shape[1])
+    m, n = y.sum(), (~y).sum()
+    obj = 0.5 * cp.sum_squares(w) + C / (m * n) * cp.sum(cp.pos(_pair_hinges(X, y, w)))
+    prob = cp.Problem(cp.Minimize(obj))
+    prob.solve(solver=cp.CLARABEL)
+    return prob.value
+
+
+def _direct_pauc_0_beta(X, y, C, j_beta):
+    """Theorem 5: tight [0, beta] surrogate = hinge over the top j_beta negatives.
+
+    max over subsets Z of size j_beta of a sum of per-negative convex terms is
+    the sum of the j_beta largest of them (cvxpy's sum_largest).
+    """
+    w = cp.Variable(X.shape[1])
+    m = y.sum()
+    per_negative = cp.sum(cp.pos(_pair_hinges(X, y, w)), axis=0)
+    obj = 0.5 * cp.sum_squares(w) + C / (m * j_beta) * cp.sum_largest(per_negative, j_beta)
+    prob = cp.Problem(cp.Minimize(obj))
+    prob.solve(solver=cp.CLARABEL)
+    return prob.value
+
+
+def _objective(X, y, w, C, oracle, linear=None):
+    coef, loss = oracle(X @ w)
+    value = 0.5 * w @ w + C * (loss - (X @ w) @ coef)
+    return value + (0.0 if linear is None else linear @ w)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_auc_objective_within_tol_of_all_pairs_qp(seed, C):
+    X, y = _problem(seed)
+    tol = 1e-3
+    oracle = lambda s: auc_oracle(s, y)
+    solver = CuttingPlaneSolver(C, tol=tol)
+    w = solver.solve(X, oracle)
+    assert solver.converged_
+    best = _direct_auc(X, y, C)
+    ours = _objective(X, y, w, C, oracle)
+    # Algorithm 1 stops when H(w) <= xi + tol, so J(w) <= J* + C tol (exact master QP).
+    assert best - 1e-6 <= ours <= best + C * tol + 1e-6
+    # The recorded primal at the last iterate is this objective; the dual is below J*.
+    assert solver.history_["primal"][-1] == pytest.approx(ours, rel=1e-9, abs=1e-12)
+    assert solver.history_["dual"][-1] <= best + 1e-6
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("beta_j", [1, 3, 6])
+def test_pauc_0_beta_objective_within_tol_of_direct_qp(seed, beta_j):
+    X, y = _problem(seed)
+    C, tol = 5.0, 1e-3
+    oracle = lambda s: pauc_tight_oracle(s, y, 0, beta_j)
+    solver = CuttingPlaneSolver(C, tol=tol)
+    w = solver.solve(X, oracle)
+    best = _direct_pauc_0_beta(X, y, C, beta_j)
+    ours = _objective(X, y, w, C, oracle)
+    assert best - 1e-6 <= ours <= best + C * tol + 1e-6
+
+
+def _explicit_oracle(A, b):
+    """H(w) = max(0, max_k b_k - w.A_k), with rows of A written as X.T @ coef, X = I."""
+    def oracle(scores):                      # scores = I @ w = w
+        values = b - A @ scores
+        k = int(np.argmax(values))
+        if values[k] <= 0:
+            return np.zeros_like(scores), 0.0
+        return A[k].copy(), float(b[k])
+    return oracle
+
+
+def _direct_explicit(A, b, C, linear):
+    w = cp.Variable(A.shape[1])
+    obj = 0.5 * cp.sum_squares(w) + linear @ w + C * cp.maximum(0, cp.max(b - A @ w))
+    prob = cp.Problem(cp.Minimize(obj))
+    prob.solve(solver=cp.CLARABEL)
+    return prob.value
+
+
+@pytest.mark.parametrize("qp_solver", ["osqp", "cvxpy"])
+def test_linear_term_and_warm_start(qp_solver):
+    """The hooks of the DC/CCCP solver: a linear term, and cuts kept across solves."""
+    rng = np.random.default_rng(3)
+    d, K = 5, 40
+    A = rng.normal(size=(K, d))
+    b = rng.uniform(0.5, 2.0, size=K)
+    X = np.eye(d)
+    C, tol = 3.0, 1e-4
+    oracle = _explicit_oracle(A, b)
+    solver = CuttingPlaneSolver(C, tol=tol, qp_solver=qp_solver)
+    for step in range(3):
+        linear = rng.normal(scale=0.5, size=d)
+        solver.set_linear_term(linear)
+        w = solver.solve(X, oracle)          # warm: keeps the cuts of the earlier steps
+        assert solver.converged_
+        best = _direct_explicit(A, b, C, linear)
+        ours = _objective(X, None, w, C, oracle, linear)
+        assert best - 1e-6 <= ours <= best + C * tol + 1e-6
+    # Warm starts pay: the last solve needed fewer oracle calls than a cold one.
+    cold = CuttingPlaneSolver(C, tol=tol, qp_solver=qp_solver)
+    cold.set_linear_term(linear)
+    cold.solve(X, oracle)
+    assert solver.n_iter_ <= cold.n_iter_
+
+
+def test_add_cut_from_outside():
+    rng = np.random.default_rng(0)
+    A = rng.normal(size=(10, 3))
+    b = np.ones(10)
+    oracle = _explicit_oracle(A, b)
+    solver = CuttingPlaneSolver(1.0, tol=1e-4)
+    for k in range(10):
+        solver.add_cut(A[k], b[k])
+    solver.solve(np.eye(3), oracle)
+    assert solver.n_iter_ == 1               # every constraint is already held
+    assert solver.converged_
+
+
+def test_osqp_and_cvxpy_masters_agree():
+    X, y = _problem(7, m=15, n=25, d=6)
+    oracle = lambda s: pauc_tight_oracle(s, y, 2, 8)
+    C, tol = 10.0, 1e-4
+    values = []
+    for qp_solver in ("osqp", "cvxpy"):
+        solver = CuttingPlaneSolver(C, tol=tol, qp_solver=qp_solver)
+        w = solver.solve(X, oracle)
+        values.append(_objective(X, y, w, C, oracle))
+    assert abs(values[0] - values[1]) <= C * tol
+
+
+def test_sparse_and_dense_give_the_same_iterates():
+    X, y = _problem(11, m=20, n=30, d=8)
+    X[np.abs(X) < 0.5] = 0.0
+    oracle = lambda s: auc_oracle(s, y)
+    dense = CuttingPlaneSolver(10.0, tol=1e-4)
+    w_dense = dense.solve(X, oracle)
+    sparse = CuttingPlaneSolver(10.0, tol=1e-4)
+    w_sparse = sparse.solve(sp.csr_matrix(X), oracle)
+    assert dense.n_iter_ == sparse.n_iter_
+    np.testing.assert_allclose(w_sparse, w_dense, rtol=1e-6, atol=1e-9)
+
+
+def test_history_records_every_iteration():
+    X, y = _problem(1)
+    solver = CuttingPlaneSolver(10.0, tol=1e-4)
+    solver.solve(X, lambda s: auc_oracle(s, y))
+    h = solver.history_
+    assert set(h) == {"violation", "xi", "primal", "dual", "n_cuts",
+                      "time_oracle", "time_matvec", "time_qp"}
+    assert all(v.shape == (solver.n_iter_,) for v in h.values())
+    assert h["violation"][-1] <= 1e-4 < h["violation"][0]
+    assert np.all(h["xi"] >= 0)
+    # Weak duality: every dual value lies below every primal value.
+    assert h["dual"].max() <= h["primal"].min() + 1e-9
+    for name in ("time_oracle", "time_matvec", "time_qp"):
+        assert np.all(h[name] >= 0)
+
+
+def test_verbose_prints_one_line_per_iteration(capsys):
+    X, y = _problem(2)
+    solver = CuttingPlaneSolver(1.0, tol=1e-3, verbose=1)
+    solver.solve(X, lambda s: auc_oracle(s, y))
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == solver.n_iter_ + 1                 # a header, then one per iteration
+    assert lines[0].split()[:3] == ["iter", "violation", "xi"]
+
+
+def test_max_iter_warns_with_advice():
+    X, y = _problem(3)
+    solver = CuttingPlaneSolver(100.0, tol=1e-6, max_iter=3)
+    with pytest.warns(ConvergenceWarning, match="increase max_iter"):
+        solver.solve(X, lambda s: auc_oracle(s, y))
+    assert not solver.converged_
+    assert solver.n_iter_ == 3
+
+
+def test_unconverged_master_qp_warns_with_advice():
+    X, y = _problem(4, m=20, n=30, d=10)
+    solver = CuttingPlaneSolver(1000.0, tol=1e-4, qp_max_iter=1, max_iter=20)
+    with pytest.warns(ConvergenceWarning, match="increase qp_max_iter"), \
+            warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="the cutting-plane method")
+        solver.solve(X, lambda s: auc_oracle(s, y))
+
+
+def test_master_keeps_gram_consistent_through_growth_and_pruning():
+    rng = np.random.default_rng(5)
+    master = MasterQP(2.0, capacity=2)
+    for _ in range(9):                        # grows 2 -> 4 -> 8 -> 16
+        master.add_cut(rng.normal(size=6), rng.uniform())
+    np.testing.assert_allclose(master.gram, master.cuts @ master.cuts.T)
+    lam = master.solve()
+    assert lam.shape == (9,) and np.all(lam >= 0) and lam.sum() <= 2.0 + 1e-12
+    kept_losses = master.losses[lam > 1e-9 * 2.0].copy()
+    master._age[:9] = np.where(lam > 1e-9 * 2.0, 0, 100)
+    dropped = master.drop_inactive(50)
+    assert dropped == 9 - kept_losses.size
+    np.testing.assert_allclose(master.losses, kept_losses)
+    np.testing.assert_allclose(master.gram, master.cuts @ master.cuts.T)
+    # The optimum over the kept (active) cuts is the optimum over all of them.
+    before = master.dual_objective(lam[lam > 1e-9 * 2.0])
+    master.solve()
+    assert master.dual_objective() == pytest.approx(before, rel=1e-6, abs=1e-9)
+
+
+def test_master_rejects_bad_input():
+    with pytest.raises(ValueError, match="solver"):
+        MasterQP(1.0, solver="gurobi")
+    master = MasterQP(1.0)
+    with pytest.raises(ValueError, match="no cut"):
+        master.solve()
+    master.add_cut(np.ones(3), 1.0)
+    with pytest.raises(ValueError, match="entries"):
+        master.add_cut(np.ones(4), 1.0)

@@ -1,0 +1,100 @@
+"""PartialAUCSVM(surrogate="hinge"): Theorem 5 for alpha = 0, Algorithm 4 (CCCP) otherwise."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from pauc.surrogates import surrogate
+from pauc.svm import PartialAUCSVM
+from pauc.svm._dc import hinge_objective
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    n = 600
+    X = rng.normal(size=(n, 6))
+    y = (X[:, 0] + 0.5 * X[:, 1] ** 2 + rng.normal(size=n) > 1.0).astype(int)
+    return X, y
+
+
+def _objective(model, X, y):
+    value, _ = surrogate("hinge", model.coef_, X, y, fpr_range=model.fpr_range)
+    return 0.5 * model.coef_ @ model.coef_ + model.C * value
+
+
+def test_hinge_with_alpha_zero_is_the_tight_svm(data):
+    """Theorem 5: on [0, beta] the hinge surrogate is the tight one; same solver, same w."""
+    X, y = data
+    hinge = PartialAUCSVM((0.0, 0.2), C=10.0, surrogate="hinge").fit(X, y)
+    tight = PartialAUCSVM((0.0, 0.2), C=10.0, surrogate="tight").fit(X, y)
+    np.testing.assert_allclose(hinge.coef_, tight.coef_, rtol=1e-10, atol=1e-12)
+    assert hinge.dc_history_ is None
+
+
+@pytest.mark.parametrize("init", ["tight", "zeros"])
+def test_cccp_decreases_the_hinge_objective(data, init):
+    X, y = data
+    model = PartialAUCSVM((0.05, 0.3), C=10.0, surrogate="hinge", init=init, tol=1e-4).fit(X, y)
+    history = model.dc_history_
+    assert history.shape[0] >= 2
+    # non-increasing up to the inner solver's accuracy (C * tol per convex solve)
+    assert np.all(np.diff(history) <= model.C * model.tol + 1e-9)
+    assert history[-1] == pytest.approx(_objective(model, X, y), rel=1e-9)
+    assert history[-1] <= history[0] + model.C * model.tol
+    assert model.converged_
+
+
+def test_cccp_beats_its_tight_start_on_the_hinge_objective(data):
+    X, y = data
+    tight = PartialAUCSVM((0.05, 0.3), C=10.0, surrogate="tight", tol=1e-4).fit(X, y)
+    dc = PartialAUCSVM((0.05, 0.3), C=10.0, surrogate="hinge", tol=1e-4).fit(X, y)
+    assert dc.dc_history_[0] == pytest.approx(_objective(tight, X, y), rel=1e-9)
+    assert _objective(dc, X, y) <= _objective(tight, X, y)
+
+
+def test_objective_helper_matches_surrogate_module(data):
+    X, y = data
+    w = np.random.default_rng(1).normal(size=6)
+    n_neg = int((y == 0).sum())
+    j_alpha, j_beta = int(np.floor(n_neg * 0.05)), int(np.ceil(n_neg * 0.3))
+    value, _ = surrogate("hinge", w, X, y, fpr_range=(0.05, 0.3))
+    assert hinge_objective(X, y == 1, w, j_alpha, j_beta, 3.0) == pytest.approx(
+        0.5 * w @ w + 3.0 * value, rel=1e-12)
+
+
+def test_init_array_and_bad_values(data):
+    X, y = data
+    start = np.ones(6)
+    model = PartialAUCSVM((0.05, 0.3), C=1.0, surrogate="hinge", init=start).fit(X, y)
+    assert model.dc_history_[0] == pytest.approx(
+        hinge_objective(X, y == 1, start, model.j_alpha_, model.j_beta_, 1.0))
+    with pytest.raises(ValueError, match="init"):
+        PartialAUCSVM((0.05, 0.3), surrogate="hinge", init=np.ones(3)).fit(X, y)
+    with pytest.raises(ValueError, match="init"):
+        PartialAUCSVM((0.05, 0.3), surrogate="hinge", init="random").fit(X, y)
+    with pytest.raises(ValueError, match="dc_tol"):
+        PartialAUCSVM((0.05, 0.3), surrogate="hinge", dc_tol=0).fit(X, y)
+    with pytest.raises(ValueError, match="dc_max_iter"):
+        PartialAUCSVM((0.05, 0.3), surrogate="hinge", dc_max_iter=0).fit(X, y)
+
+
+def test_dc_max_iter_warns(data):
+    X, y = data
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        PartialAUCSVM((0.05, 0.3), C=100.0, surrogate="hinge", init="zeros", dc_max_iter=1,
+                      dc_tol=1e-12).fit(X, y)
+    assert any(issubclass(w.category, ConvergenceWarning) and "dc_max_iter" in str(w.message)
+               for w in caught)
+
+
+def test_sparse_equals_dense(data):
+    import scipy.sparse as sp
+
+    X, y = data
+    dense = PartialAUCSVM((0.05, 0.3), C=5.0, surrogate="hinge").fit(X, y)
+    sparse = PartialAUCSVM((0.05, 0.3), C=5.0, surrogate="hinge").fit(sp.csr_matrix(X), y)
+    np.testing.assert_allclose(dense.coef_, sparse.coef_, rtol=1e-6, atol=1e-8)
