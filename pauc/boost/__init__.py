@@ -1,1 +1,16 @@
-"""AUC boosting (paper 001)."""
+"""AUC boosting (paper 001, Long & Servedio, "Boosting the Area Under the ROC Curve").
+
+* :class:`AUCBoost` -- AdaBoost on ½D+ + ½D− with each weak ranker turned into a
+  balanced-error classifier by Lemma 4 (§3, Theorem 2);
+* :class:`MartiRank` -- the layered branching program with the SMartiRank
+  freezing rule and the noise-tolerant estimators for a known noise rate
+  (§4-5, Theorems 8-10);
+* :class:`RankingStump` -- the default weak ranker: the feature and sign of
+  highest weighted AUC, one Cython sweep per feature.
+"""
+
+from ._aucboost import AUCBoost
+from ._martirank import MartiRank
+from ._stump import RankingStump
+
+__all__ = ["AUCBoost", "MartiRank", "RankingStump"]

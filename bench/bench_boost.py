@@ -1,0 +1,88 @@
+"""AUCBoost against scikit-learn's AdaBoost with stumps, measured in the same run.
+
+Issue 7 targets:
+
+* fit time, ``AUCBoost(n_estimators=200)`` with ranking stumps /
+  ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=200)``,
+  on a9a (32 561 × 123, sparse): ≤ 1.5;
+* test AUC, AUCBoost / AdaBoost, on a9a and on RF 20 (Ranking Forests paper's
+  generator): ≥ 1.0.
+
+Both estimators get the same data (a9a as CSR, as loaded).  The table also
+shows the "soft" Lemma 4 variant and MartiRank for reference.
+
+    python bench/bench_boost.py                 # a9a + RF 20 (3 seeds)
+    python bench/bench_boost.py --repeat 3      # best of 3 fit times
+"""
+
+import argparse
+import time
+
+import numpy as np
+from sklearn.ensemble import AdaBoostClassifier
+from sklearn.metrics import roc_auc_score
+from sklearn.tree import DecisionTreeClassifier
+
+from pauc.boost import AUCBoost, MartiRank
+from pauc.datasets import load_a9a, make_ranking_forest_data
+
+
+def timed_fit(make, X, y, repeat):
+    best, model = np.inf, None
+    for _ in range(repeat):
+        model = make()
+        start = time.perf_counter()
+        model.fit(X, y)
+        best = min(best, time.perf_counter() - start)
+    return model, best
+
+
+def adaboost(seed):
+    return AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=200,
+                              random_state=seed)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--rf-train", type=int, default=5000)
+    parser.add_argument("--rf-test", type=int, default=20000)
+    parser.add_argument("--rf-seeds", type=int, default=3)
+    args = parser.parse_args()
+
+    contenders = {
+        "AUCBoost (randomized)": lambda s: AUCBoost(200, random_state=s),
+        "AUCBoost (soft)": lambda s: AUCBoost(200, conversion="soft", random_state=s),
+        "MartiRank (T=10)": lambda s: MartiRank(n_levels=10, random_state=s),
+    }
+
+    X, y, Xt, yt = load_a9a()
+    ada, t_ada = timed_fit(lambda: adaboost(0), X, y, args.repeat)
+    auc_ada = roc_auc_score(yt, ada.decision_function(Xt))
+    print(f"a9a: {X.shape[0]} x {X.shape[1]} train, {Xt.shape[0]} test")
+    print(f"{'model':24s} {'fit s':>8s} {'time ratio':>11s} {'test AUC':>9s} {'AUC ratio':>10s}")
+    print(f"{'AdaBoost (stumps)':24s} {t_ada:8.2f} {1.0:11.3f} {auc_ada:9.4f} {1.0:10.4f}")
+    for name, make in contenders.items():
+        model, t = timed_fit(lambda: make(0), X, y, args.repeat)
+        auc = roc_auc_score(yt, model.decision_function(Xt))
+        print(f"{name:24s} {t:8.2f} {t / t_ada:11.3f} {auc:9.4f} {auc / auc_ada:10.4f}")
+
+    print(f"\nRF 20: {args.rf_train} train, {args.rf_test} test, {args.rf_seeds} seeds "
+          "(mean test AUC)")
+    Xt, yt, _ = make_ranking_forest_data("RF20", args.rf_test, random_state=1000)
+    scores = {"AdaBoost (stumps)": [], **{k: [] for k in contenders}}
+    for seed in range(args.rf_seeds):
+        X, y, _ = make_ranking_forest_data("RF20", args.rf_train, random_state=seed)
+        scores["AdaBoost (stumps)"].append(
+            roc_auc_score(yt, adaboost(seed).fit(X, y).decision_function(Xt)))
+        for name, make in contenders.items():
+            scores[name].append(roc_auc_score(yt, make(seed).fit(X, y).decision_function(Xt)))
+    ref = np.mean(scores["AdaBoost (stumps)"])
+    print(f"{'model':24s} {'test AUC':>9s} {'AUC ratio':>10s}   per seed")
+    for name, vals in scores.items():
+        print(f"{name:24s} {np.mean(vals):9.4f} {np.mean(vals) / ref:10.4f}   "
+              + " ".join(f"{v:.4f}" for v in vals))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+"""AUCBoost: AdaBoost on ½D+ + ½D− with Lemma 4 classifiers (paper 001, §3, Theorem 2).
+
+Long & Servedio, "Boosting the Area Under the ROC Curve", §3: "AUCBoost works by
+running AdaBoost on ½D+ + ½D−".  Each round the weak ranker sees AdaBoost's
+current distribution D_t, and Lemma 4 turns its ranking function into a
+classifier with the *same* error on both classes, so that
+``Pr_{D_t}[h_t(x) ≠ y] ≤ ½ − γ/4`` however D_t splits between the classes.
+Spec ``seed-001-aucboost.md`` §4 gives the loop written out:
+
+    w_1(i) = 1/(2m+) on positives, 1/(2m−) on negatives
+    for t = 1..T:
+        h_t   = Lemma4(WeakRanker(S, w_t))            # randomized, ±1-valued
+        e_t   = Σ_i w_t(i)·1[h_t(x_i) ≠ y_i]
+        α_t   = ½ ln((1 − e_t)/e_t)
+        w_t+1 ∝ w_t · exp(−α_t y_i h_t(x_i))
+    F(x) = Σ_t α_t h_t(x)
+
+Training error under ½D+ + ½D− after T rounds is at most
+``Π_t 2√(e_t(1 − e_t))`` (the AdaBoost bound), and by Lemma 5 the AUC of sign(F)
+is ``1 − (ε+ + ε−)/2``.
+"""
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils._tags import ClassifierTags
+from sklearn.utils.validation import check_is_fitted
+
+from ..metrics import roc_auc
+from ._data import check_int, check_predict_data, check_training_data
+from ._learners import check_weak_ranker, make_learner, ranker_scores
+from ._lemma4 import convert
+
+# e_t is clipped into [_MIN_ERROR, 1 − _MIN_ERROR]: a perfect round gets a large
+# but finite weight α (spec §11: "e_t → 0 gives α → ∞").
+_MIN_ERROR = 1e-10
+
+
+class AUCBoost(ClassifierMixin, BaseEstimator):
+    """AdaBoost on the balanced mixture with Lemma 4 weak classifiers (Theorem 2).
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Number of boosting rounds T.  Theorem 2's worst case is
+        ``T = ⌈8·ln(1/ε)/γ²⌉`` for training AUC ≥ 1 − ε with a γ-advantage weak
+        ranker (spec §4); in practice set T directly.
+    weak_ranker : estimator or None, default=None
+        None: the ranking stump (:class:`RankingStump`, one Cython sweep per
+        feature per round).  Otherwise any scikit-learn estimator with
+        ``decision_function`` or ``predict_proba``, cloned each round and
+        fitted with ``sample_weight`` (or on a weighted resample when its
+        ``fit`` takes no weights), e.g. ``pauc.tree.TreeRank(max_depth=2)``.
+    conversion : {"randomized", "soft"}, default="randomized"
+        How AdaBoost uses Lemma 4's classifier g_t in ``fit``.  "randomized"
+        (the paper): draw the coin, vote ±1, ``α_t = ½ ln((1 − e_t)/e_t)``.
+        "soft" (spec §2, "L4-soft", for AdaBoost only): vote ``E_r[g_t]`` in
+        [−1, 1] with the confidence-rated weight ``α_t = ½ ln((1 + r_t)/(1 − r_t))``,
+        ``r_t = Σ_i w_t(i) y_i E_r[g_t(x_i)] = 1 − 2·E[e_t]``; same round bound,
+        no coin noise.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the coins of Lemma 4's randomized side (and the resampling of
+        weight-less weak rankers).
+
+    Attributes
+    ----------
+    estimators_ : list of fitted weak rankers h_t
+    orientations_ : ndarray of shape (n_rounds,)
+        ±1: the weak ranker's scores are used as ``orientations_[t] · h_t``.
+    estimator_weights_ : ndarray of shape (n_rounds,)
+        AdaBoost's α_t.
+    errors_ : ndarray of shape (n_rounds,)
+        e_t, the D_t-weighted training error of the drawn ±1 votes (with
+        ``conversion="soft"``: its expectation ``(1 − r_t)/2``).
+    class_errors_ : ndarray of shape (n_rounds,)
+        ε_t of Lemma 4, eq. (1): the expected error on each class under D_t.
+    thresholds_, zetas_ : ndarray of shape (n_rounds,)
+        θ_t and ζ_t of Lemma 4.
+    randomize_low_ : ndarray of bool, shape (n_rounds,)
+        True when the side ``h < θ`` is randomized (step 3), False when the side
+        ``h ≥ θ`` is (step 4).
+    train_auc_ : ndarray of shape (n_rounds,)
+        Training AUC of ``F`` after each round.
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` is the positive class.
+    n_features_in_ : int
+
+    Notes
+    -----
+    In ``fit`` the booster uses the randomized ±1 classifier of Lemma 4 (the
+    coins drive AdaBoost's reweighting, as in the paper).  ``decision_function``
+    returns ``F(x) = Σ_t α_t·E_r[g_t(x, r)]``: the coin replaced by its
+    expectation (the soft vote of spec §2), so F is a deterministic function of
+    x that ranks without ties from the coin.
+
+    *Speed of the rounds.* Lemma 4 equalises the class errors at
+    ``ε = max(p+, p−)/(1 + |p+ − p−|)``, which is at least the
+    ``(p+ + p−)/2`` of the plain threshold on a balanced distribution; since
+    AdaBoost keeps the class masses of D_t equal in expectation here (both
+    classes err at rate ε, so both are rescaled alike), AUCBoost makes less
+    progress per round than AdaBoost with the same stumps -- the price of the
+    guarantee "no matter how D_t decomposes".
+
+    Boosting stops early when the
+    weak ranker has no edge (J = 0: no threshold separates the classes at all)
+    or when a round makes no error.
+    """
+
+    def __init__(self, n_estimators=100, *, weak_ranker=None, conversion="randomized",
+                 random_state=None):
+        self.n_estimators = n_estimators
+        self.weak_ranker = weak_ranker
+        self.conversion = conversion
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        tags.input_tags.sparse = True
+        return tags
+
+    def fit(self, X, y):
+        """Run T rounds of AdaBoost on ½D+ + ½D− (spec §4, steps 1-3).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), two classes; ``classes_[1]``
+            (the larger label) is the positive class.
+
+        Returns
+        -------
+        self
+        """
+        T = check_int(self.n_estimators, "n_estimators", 1)
+        check_weak_ranker(self.weak_ranker)
+        if self.conversion not in ("randomized", "soft"):
+            raise ValueError(f'conversion must be "randomized" or "soft", '
+                             f'got {self.conversion!r}')
+        X, is_pos, classes = check_training_data(self, X, y)
+        rng = check_random_state(self.random_state)
+        y_pm = np.where(is_pos == 1, 1, -1)
+        m_pos = int(is_pos.sum())
+        # Step 1: the balanced mixture ½D+ + ½D−.
+        w = np.where(is_pos == 1, 0.5 / m_pos, 0.5 / (is_pos.shape[0] - m_pos))
+        learner = make_learner(self.weak_ranker, X, is_pos, classes, rng)
+
+        rounds = []
+        F = np.zeros(X.shape[0])
+        for _ in range(T):
+            ranker, orientation, h = learner.fit(w)
+            g = convert(h, is_pos, w)                     # Lemma 4
+            if g.youden <= 0.0:
+                break                                     # no edge left on D_t
+            if self.conversion == "randomized":
+                vote = g.draw(h, rng.random_sample(h.shape[0]))
+                e = float(w[vote != y_pm].sum())
+            else:
+                vote = g.expected_vote(h)
+                e = 0.5 * (1.0 - float((w * y_pm * vote).sum()))   # = (1 − r_t)/2
+            e_clip = min(max(e, _MIN_ERROR), 1.0 - _MIN_ERROR)
+            alpha = 0.5 * np.log((1.0 - e_clip) / e_clip)
+            w = w * np.exp(-alpha * y_pm * vote)
+            w /= w.sum()
+            F += alpha * g.expected_vote(h)
+            rounds.append((ranker, orientation, alpha, e, g, roc_auc(is_pos, F)))
+            if e == 0.0:
+                break                                     # D_t is classified perfectly
+        self.classes_ = classes
+        self.estimators_ = [r[0] for r in rounds]
+        self.orientations_ = np.array([r[1] for r in rounds])
+        self.estimator_weights_ = np.array([r[2] for r in rounds])
+        self.errors_ = np.array([r[3] for r in rounds])
+        self.class_errors_ = np.array([r[4].error for r in rounds])
+        self.thresholds_ = np.array([r[4].theta for r in rounds])
+        self.zetas_ = np.array([r[4].zeta for r in rounds])
+        self.randomize_low_ = np.array([r[4].randomize_low for r in rounds], dtype=bool)
+        self._classifiers = [r[4] for r in rounds]
+        self.train_auc_ = np.array([r[5] for r in rounds])
+        return self
+
+    def _votes(self, X):
+        """Expected votes ``E_r[g_t(x, r)]`` of each round on validated ``X``."""
+        for ranker, o, g in zip(self.estimators_, self.orientations_, self._classifiers):
+            yield g.expected_vote(ranker_scores(ranker, o, X))
+
+    def staged_decision_function(self, X):
+        """Yield ``F`` after each round (for learning curves).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Yields
+        ------
+        F : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "estimators_")
+        X = check_predict_data(self, X)
+        F = np.zeros(X.shape[0])
+        for alpha, vote in zip(self.estimator_weights_, self._votes(X)):
+            F += alpha * vote
+            yield F.copy()
+
+    def decision_function(self, X):
+        """``F(x) = Σ_t α_t E_r[g_t(x, r)]``; higher ranks more likely positive.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        F : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "estimators_")
+        X = check_predict_data(self, X)
+        F = np.zeros(X.shape[0])
+        for alpha, vote in zip(self.estimator_weights_, self._votes(X)):
+            F += alpha * vote
+        return F
+
+    def predict(self, X):
+        """``H(x) = sign(F(x))`` as class labels (``F > 0`` → ``classes_[1]``)."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
