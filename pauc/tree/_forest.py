@@ -1,0 +1,406 @@
+"""Ranking Forest: bagged, feature-randomised TreeRank trees and their consensus.
+
+Paper 003 (Clémençon, "Ranking Forests"), §3.3, algorithm RANKING FOREST:
+
+1. parameters: B replicates, bootstrap size n*, TreeRank settings, feature
+   randomisation FR (§3.1), pseudo-metric d;
+2. a) draw B bootstrap samples of n* pairs with replacement;
+   b) run TreeRank with FR1/FR2 on each (``max_features`` = q0, "TRK rfs";
+      ``leafrank_max_features`` = q1, "LRK rfs");
+3. aggregate: on the cells of P* = ∩_b P_b seen in the training sample,
+   compute a median ranking of the profile {≼*_b} and score with it.
+
+The trees are independent given their seeds, which are all drawn before any
+tree is fitted: ``n_jobs`` changes the speed, never the result.
+"""
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
+from sklearn.utils._tags import ClassifierTags
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._rank_distance import labels_kendall_distance
+from ._aggregation import (
+    AGGREGATIONS,
+    ConsensusScorer,
+    LeafTableScorer,
+    cell_profile,
+    footrule_median,
+    kemeny_median,
+    midrank_tables,
+    plugin_tables,
+)
+from ._treerank import TreeRank
+
+# The stability diagnostic compares B(B−1)/2 pairs of trees; on large samples
+# it is estimated on this many training rows (drawn with the forest's seed).
+_STABILITY_ROWS = 2000
+
+
+def _fit_tree(params, X, y, rows, seed):
+    tree = TreeRank(**params, random_state=seed)
+    return tree.fit(X[rows], y[rows])
+
+
+class RankingForest(BaseEstimator):
+    """Ranking Forest: bootstrap + feature randomisation + rank aggregation (paper 003, §3.3).
+
+    Each of the ``n_estimators`` trees is a :class:`~pauc.tree.TreeRank` grown
+    on a bootstrap sample with feature randomisation FR1 (``max_features``
+    features drawn at each node of the master ranking tree) and FR2
+    (``leafrank_max_features`` drawn among those at each LeafRank node), §3.1.
+    The trees' rankings of the cells of their common refinement are then
+    aggregated (§3.2-3.3); see :mod:`pauc.tree._aggregation` for the methods.
+
+    Parameters
+    ----------
+    n_estimators : int, default=50
+        Number B of trees (the paper uses 50).
+    max_samples : int, float or None, default=None
+        Size n* of each resample: ``None`` = n (the paper's choice), an int,
+        or a fraction of n in (0, 1].
+    bootstrap : bool, default=True
+        Draw with replacement (bootstrap, the paper); False draws n* distinct rows.
+    max_depth : int, default=10
+        Depth of the master ranking trees (paper §5: 10).
+    min_samples_split, min_samples_leaf : int, default=50, 10
+        TreeRank's stopping rules (see :class:`~pauc.tree.TreeRank`).
+    leafrank_max_depth : int, default=4
+        Depth of the LeafRank splitting trees (paper §5: 10, or < 8 for RF 10 sparse).
+    leafrank_criterion : {"gain", "gini"}, default="gain"
+        LeafRank's cut criterion (see :class:`~pauc.tree.TreeRank`).
+    max_features : int, float, "sqrt", "log2" or None, default=None
+        FR1, q0 ("TRK rfs"): features drawn at each master-tree node.
+    leafrank_max_features : int, float, "sqrt", "log2" or None, default=None
+        FR2, q1 ("LRK rfs"): features drawn at each LeafRank node among the q0.
+    aggregation : {"kemeny", "mean_rank", "median_rank", "footrule", "plugin", \
+"mean_score"}, default="kemeny"
+        ``"kemeny"``: approximate Kendall median (the paper's §5); the others
+        are described in :mod:`pauc.tree._aggregation`.  ``"mean_score"``
+        (mean of the trees' scores) is **not from the paper**.
+    kemeny_n_iter : int or None, default=None
+        Annealing moves of the Kendall median (``None``: ``max(20000, 5·K)``
+        for K cells).
+    kemeny_allow_ties : bool, default=True
+        True: the median ranges over rankings with ties, as eq. (7) of the
+        paper.  False: over total orders (classical Kemeny ranking), which
+        leaves fewer tied test points.
+    max_cells : int, default=3000
+        Largest number K of reference cells for ``"kemeny"`` and
+        ``"footrule"`` (K² memory, O(K²B) time).  When the training sample
+        has more distinct leaf signatures, the reference is a random subset of
+        ``max_cells`` training rows; the other cells are scored as unseen.
+    oob_score : bool, default=False
+        Compute ``oob_score_``, the out-of-bag AUC (§3.3).
+    n_jobs : int or None, default=None
+        Trees are fitted (and unseen cells placed) in that many threads; the
+        Cython loops release the GIL.  Results do not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the resampling, the trees' feature draws and the annealing.
+
+    Attributes
+    ----------
+    estimators_ : list of TreeRank
+    estimators_samples_ : list of int arrays
+        Row indices of each tree's resample (with repetitions).
+    classes_ : array of shape (2,); ``classes_[1]`` is the positive class.
+    n_features_in_ : int
+    n_cells_ : int
+        Number K of cells of P* seen in the reference (training) sample.
+    consensus_cost_, consensus_start_cost_ : float
+        With ``"kemeny"``: the Kendall objective Σ_b Σ_{k<l} w_k w_l U_kl of the
+        consensus and of its mean-rank start (``consensus_cost_ <=
+        consensus_start_cost_``).
+    stability_ : float
+        Ŝtab (eq. (9)): mean over pairs of trees of the empirical probabilistic
+        Kendall distance d̂_τX (eq. (6)) between their rankings of the training
+        points (at most 2000 of them); see :meth:`stability` for another sample.
+    oob_score_ : float
+        With ``oob_score=True``: out-of-bag AUC.  Each (positive, negative)
+        training pair is decided by a majority vote of the trees whose
+        resample contains neither point (½ for a tied vote); pairs that no
+        tree leaves out are skipped.
+
+    Notes
+    -----
+    Unseen cells: a test point whose leaf signature does not occur in the
+    training sample (the usual case with B = 50 trees) is placed where its
+    Kendall cost against the B trees is least, the consensus of the training
+    cells staying fixed (spec §6.6); :meth:`rank_transductive` instead takes the
+    median over the cells of the points to rank (paper §3.2.4, option 2).
+
+    The annealing is a heuristic for an NP-hard problem (§3.2.3): it carries
+    none of the guarantees of §4, which assume an exact median.
+
+    Examples
+    --------
+    >>> from pauc.tree import RankingForest
+    >>> from sklearn.datasets import make_classification
+    >>> X, y = make_classification(n_samples=300, random_state=0)
+    >>> forest = RankingForest(n_estimators=10, random_state=0).fit(X, y)
+    >>> forest.decision_function(X[:3]).shape
+    (3,)
+    """
+
+    def __init__(self, n_estimators=50, *, max_samples=None, bootstrap=True, max_depth=10,
+                 min_samples_split=50, min_samples_leaf=10, leafrank_max_depth=4,
+                 leafrank_criterion="gain", max_features=None, leafrank_max_features=None,
+                 aggregation="kemeny", kemeny_n_iter=None, kemeny_allow_ties=True,
+                 max_cells=3000, oob_score=False, n_jobs=None, random_state=None):
+        self.n_estimators = n_estimators
+        self.max_samples = max_samples
+        self.bootstrap = bootstrap
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.leafrank_max_depth = leafrank_max_depth
+        self.leafrank_criterion = leafrank_criterion
+        self.max_features = max_features
+        self.leafrank_max_features = leafrank_max_features
+        self.aggregation = aggregation
+        self.kemeny_n_iter = kemeny_n_iter
+        self.kemeny_allow_ties = kemeny_allow_ties
+        self.max_cells = max_cells
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        # A bipartite ranker: binary targets only (lets the common checks binarise y).
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        tags.input_tags.sparse = True
+        return tags
+
+    # ------------------------------------------------------------------ checks
+    def _check_params(self, n_samples):
+        if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
+            raise ValueError(f"n_estimators must be a positive integer, got {self.n_estimators!r}")
+        if self.aggregation not in AGGREGATIONS:
+            raise ValueError(f"aggregation must be one of {AGGREGATIONS}, got {self.aggregation!r}")
+        if not isinstance(self.max_cells, numbers.Integral) or self.max_cells < 2:
+            raise ValueError(f"max_cells must be an integer >= 2, got {self.max_cells!r}")
+        if self.kemeny_n_iter is not None and (
+                not isinstance(self.kemeny_n_iter, numbers.Integral) or self.kemeny_n_iter < 0):
+            raise ValueError(
+                f"kemeny_n_iter must be None or a non-negative integer, got {self.kemeny_n_iter!r}")
+        m = self.max_samples
+        if m is None:
+            return n_samples
+        if isinstance(m, numbers.Integral) and not isinstance(m, bool):
+            if m < 2 or (not self.bootstrap and m > n_samples):
+                raise ValueError(f"max_samples={m} must be at least 2 and, without "
+                                 f"bootstrap, at most n_samples={n_samples}")
+            return int(m)
+        if isinstance(m, numbers.Real) and 0.0 < m <= 1.0:
+            return max(2, int(round(m * n_samples)))
+        raise ValueError(
+            f"max_samples must be None, a positive int or a float in (0, 1], got {m!r}")
+
+    def _tree_params(self):
+        return dict(max_depth=self.max_depth, min_samples_split=self.min_samples_split,
+                    min_samples_leaf=self.min_samples_leaf,
+                    leafrank_max_depth=self.leafrank_max_depth,
+                    leafrank_criterion=self.leafrank_criterion,
+                    max_features=self.max_features,
+                    leafrank_max_features=self.leafrank_max_features)
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y):
+        """Grow the B randomised trees on resamples and aggregate them (§3.3).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Sparse input is densified once (TreeRank works on dense columns).
+        y : array-like of shape (n_samples,), two classes; ``classes_[1]`` (the
+            larger label) is the positive class.
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc", "coo"],
+                             dtype=np.float64, ensure_min_samples=2)
+        if sp.issparse(X):
+            X = X.toarray()
+        check_classification_targets(y)
+        classes, y_index = np.unique(y, return_inverse=True)
+        if classes.shape[0] != 2:
+            raise ValueError(f"RankingForest needs exactly two classes in y, got "
+                             f"{classes.shape[0]}: {classes[:10].tolist()}")
+        n_samples = X.shape[0]
+        n_star = self._check_params(n_samples)
+        TreeRank(**self._tree_params())._validate_params(X.shape[1])   # fail before the pool
+        self.classes_ = classes
+        is_pos = y_index == 1
+        rng = check_random_state(self.random_state)
+
+        # Resamples and seeds are all drawn here, in order, so that the trees do
+        # not depend on n_jobs.  A resample holding one class only is redrawn.
+        samples = []
+        for _ in range(self.n_estimators):
+            for _attempt in range(100):
+                rows = (rng.randint(0, n_samples, n_star) if self.bootstrap
+                        else rng.choice(n_samples, n_star, replace=False))
+                if 0 < is_pos[rows].sum() < n_star:
+                    break
+            else:
+                raise ValueError("could not draw a resample holding both classes; "
+                                 "increase max_samples")
+            samples.append(np.sort(rows))
+        seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)
+
+        params = self._tree_params()
+        X = np.asfortranarray(X)
+        self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(_fit_tree)(params, X, y_index, rows, int(seed))
+            for rows, seed in zip(samples, seeds))
+        self.estimators_samples_ = samples
+
+        leaves = self._leaves(X)                               # (n, B), 0 = best leaf
+        self._fit_aggregation(leaves, is_pos, rng)
+        self.stability_ = self._stability_of(leaves, rng)
+        if self.oob_score:
+            self.oob_score_ = self._oob_auc(leaves, is_pos)
+        return self
+
+    def _leaves(self, X):
+        parts = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(tree.apply)(X) for tree in self.estimators_)
+        return np.ascontiguousarray(np.column_stack(parts), dtype=np.int32)
+
+    def _fit_aggregation(self, leaves, is_pos, rng):
+        n_leaves = [tree.n_leaves_ for tree in self.estimators_]
+        self._mean_rank_tables = midrank_tables(leaves, n_leaves)
+        agg = self.aggregation
+        self.n_cells_ = cell_profile(leaves).n_cells
+        if agg in ("mean_rank", "median_rank"):
+            self._scorer = LeafTableScorer(self._mean_rank_tables,
+                                           "median" if agg == "median_rank" else "mean")
+        elif agg == "plugin":
+            inbag = [leaves[rows, b] for b, rows in enumerate(self.estimators_samples_)]
+            negative = [~is_pos[rows] for rows in self.estimators_samples_]
+            self._scorer = LeafTableScorer(plugin_tables(inbag, negative, n_leaves))
+        elif agg in ("kemeny", "footrule"):
+            reference = leaves
+            if self.n_cells_ > self.max_cells:
+                rows = np.sort(rng.choice(leaves.shape[0], self.max_cells, replace=False))
+                reference = leaves[rows]
+            profile = cell_profile(reference)
+            if agg == "kemeny":
+                result = kemeny_median(profile.cell_leaves, profile.weights,
+                                       n_iter=self.kemeny_n_iter,
+                                       allow_ties=self.kemeny_allow_ties, random_state=rng)
+                keys = result.keys
+                self.consensus_cost_ = result.cost
+                self.consensus_start_cost_ = result.start_cost
+            else:
+                keys = footrule_median(profile.cell_leaves, profile.weights)
+            self._scorer = ConsensusScorer(profile, keys, self._mean_rank_tables)
+        else:                                          # "mean_score": not from the paper
+            self._scorer = None
+
+    # ------------------------------------------------------------------ predict
+    def _check_X(self, X):
+        check_is_fitted(self, "estimators_")
+        X = validate_data(self, X, reset=False, accept_sparse=["csr", "csc", "coo"],
+                          dtype=np.float64)
+        return X.toarray() if sp.issparse(X) else X
+
+    def decision_function(self, X):
+        """Consensus score of each sample (higher = ranked higher).
+
+        ``"kemeny"``/``"footrule"``: the level of the consensus bucket of the
+        sample's cell (unseen cells inserted as described in the class notes);
+        ``"mean_rank"``/``"median_rank"``: mean/median over the trees of the
+        rank of the sample's leaf among the training points; ``"plugin"``:
+        eq. (8) averaged over the trees; ``"mean_score"``: mean tree score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._check_X(X)
+        if self.aggregation == "mean_score":
+            return np.mean([tree.decision_function(X) for tree in self.estimators_], axis=0)
+        leaves = self._leaves(X)
+        if isinstance(self._scorer, ConsensusScorer):
+            return self._scorer.score(leaves, n_jobs=self.n_jobs)
+        return self._scorer.score(leaves)
+
+    def rank_transductive(self, X, *, random_state=None):
+        """Rank the samples of X by a Kendall median over *their* cells (§3.2.4, option 2).
+
+        Each tree ranks the points of X; points in the same cell of P* are tied;
+        the consensus is the approximate Kendall median of that profile with
+        the points' cells as the reference (no unseen cells).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Bucket level of each sample's cell (0 = bottom).
+        """
+        X = self._check_X(X)
+        profile = cell_profile(self._leaves(X))
+        rs = self.random_state if random_state is None else random_state
+        result = kemeny_median(profile.cell_leaves, profile.weights,
+                               n_iter=self.kemeny_n_iter, allow_ties=self.kemeny_allow_ties,
+                               random_state=rs)
+        return result.keys[profile.inverse]
+
+    # ------------------------------------------------------------------ diagnostics
+    def stability(self, X):
+        """Ŝtab_n (paper 003, eq. (9) and below): mean d̂_τX between pairs of trees.
+
+        d̂_τX (eq. (6)) is the share of pairs of samples of X that two trees
+        order discordantly, counting ½ for a pair tied by one tree only.
+
+        Returns
+        -------
+        float
+        """
+        return self._stability_of(self._leaves(self._check_X(X)), None)
+
+    def _stability_of(self, leaves, rng):
+        if rng is not None and leaves.shape[0] > _STABILITY_ROWS:
+            leaves = leaves[np.sort(rng.choice(leaves.shape[0], _STABILITY_ROWS, replace=False))]
+        n_trees = leaves.shape[1]
+        if n_trees < 2:
+            return 0.0
+        n_leaves = leaves.max(axis=0) + 1
+        total = 0.0
+        for b in range(n_trees):
+            for c in range(b + 1, n_trees):
+                total += labels_kendall_distance(leaves[:, b], leaves[:, c], n_leaves[b],
+                                                 n_leaves[c], normalize=True)
+        return 2.0 * total / (n_trees * (n_trees - 1))
+
+    def _oob_auc(self, leaves, is_pos):
+        n_samples, n_trees = leaves.shape
+        oob = np.ones((n_samples, n_trees), dtype=bool)
+        for b, rows in enumerate(self.estimators_samples_):
+            oob[rows, b] = False
+        pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+        leaves_neg, oob_neg = leaves[neg], oob[neg]
+        total, n_pairs = 0.0, 0
+        # One positive at a time: O(n_neg · B) memory, never the n_pos × n_neg pairs.
+        for i in pos:
+            usable = oob_neg & oob[i]
+            up = ((leaves[i] < leaves_neg) & usable).sum(axis=1)
+            down = ((leaves[i] > leaves_neg) & usable).sum(axis=1)
+            voted = usable.any(axis=1)
+            total += float((up[voted] > down[voted]).sum()
+                           + 0.5 * (up[voted] == down[voted]).sum())
+            n_pairs += int(voted.sum())
+        if n_pairs == 0:
+            raise ValueError("no (positive, negative) pair is out of bag for any tree; "
+                             "oob_score needs more trees or smaller resamples")
+        return total / n_pairs

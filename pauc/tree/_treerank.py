@@ -1,0 +1,587 @@
+"""TreeRank: a ranking tree grown by recursive cost-sensitive splits (paper 000).
+
+Clémençon & Vayatis, "Tree-based ranking methods" (paper 000, Sec. IV-A, the
+TREERANK algorithm; Sec. V-A pruning), with the LeafRank split learner and the
+feature randomisation FR1/FR2 of the Ranking Forests paper (paper 003, §2.3,
+§3.1).  Implementation digest: ``specs/seed-000-treerank.md`` §2.1-2.5.
+
+The tree is left-right oriented: the left child ``C`` of a node is the part the
+split ranks higher.  Reading the leaves left to right goes from the best to the
+worst ranked cell, and the empirical ROC curve of the tree is the broken line
+through the cumulative class rates of the leaves in that order.  Every split
+adds to the training AUC exactly the triangle ½·Λ above its parent's chord, so
+
+    AUĈ = ½ + Σ_splits gain,   gain = ½·Λ = ½·(a·β̂(C) − b·α̂(C))
+
+(paper 000, Sec. IV-A, output formula as corrected in the spec, §7 item 2).
+"""
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator
+from sklearn.model_selection import StratifiedKFold
+from sklearn.utils import check_random_state
+from sklearn.utils._tags import ClassifierTags
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from . import _apply, _splitter
+
+_CRITERIA = {"gain": _splitter.GAIN, "gini": _splitter.GINI}
+
+
+class RankingTreeStructure:
+    """The arrays of a fitted ranking tree (one row per master node).
+
+    Attributes
+    ----------
+    children_left, children_right : int arrays, -1 for leaves
+    depth : int array
+    leaf_index : int array, rank of the leaf from the left (0 = best), -1 for
+        internal nodes
+    pos_weight, neg_weight : float arrays, training weight of each class in the node
+    n_samples : int array, training samples in the node
+    gain : float array, AUC gain ½·Λ of the node's split (0 for leaves)
+    split_root : int array, root of the node's LeafRank tree in the ``leafrank_*``
+        arrays, -1 for leaves
+    leafrank_feature, leafrank_threshold, leafrank_left, leafrank_right,
+    leafrank_in_left : the LeafRank trees of all splits, concatenated; a LeafRank
+        leaf has ``leafrank_left == -1`` and ``leafrank_in_left`` tells whether its
+        samples go to the left (higher ranked) child of the master node.
+    """
+
+    _NODE_FIELDS = ("children_left", "children_right", "depth", "pos_weight",
+                    "neg_weight", "n_samples", "gain", "split_root")
+    _LEAFRANK_FIELDS = ("leafrank_feature", "leafrank_threshold", "leafrank_left",
+                        "leafrank_right", "leafrank_in_left")
+
+    def __init__(self, **arrays):
+        for name, value in arrays.items():
+            setattr(self, name, value)
+        self.leaf_index = self._number_leaves()
+        # Leftmost leaf of every subtree (leaves of a subtree are contiguous).
+        self.first_leaf = self.leaf_index.copy()
+        for v in np.flatnonzero(self.children_left != -1)[::-1]:
+            self.first_leaf[v] = self.first_leaf[self.children_left[v]]
+
+    @property
+    def node_count(self):
+        return self.children_left.shape[0]
+
+    @property
+    def n_leaves(self):
+        return int((self.children_left == -1).sum())
+
+    def _number_leaves(self):
+        """In-order numbering of the leaves: left subtree first (spec §2.4)."""
+        leaf_index = np.full(self.node_count, -1, dtype=np.intp)
+        stack, k = [0], 0
+        while stack:
+            v = stack.pop()
+            if self.children_left[v] == -1:
+                leaf_index[v] = k
+                k += 1
+            else:
+                stack.append(self.children_right[v])
+                stack.append(self.children_left[v])
+        return leaf_index
+
+    def leaves_in_order(self):
+        leaves = np.flatnonzero(self.leaf_index >= 0)
+        return leaves[np.argsort(self.leaf_index[leaves])]
+
+    def apply(self, X):
+        out = np.empty(X.shape[0], dtype=np.intp)
+        _apply.apply_tree(X, self.children_left, self.children_right, self.split_root,
+                          self.leaf_index, self.leafrank_feature, self.leafrank_threshold,
+                          self.leafrank_left, self.leafrank_right, self.leafrank_in_left,
+                          out)
+        return out
+
+    def collapse(self, keep_split):
+        """The subtree where internal nodes with ``keep_split[v] == False`` become
+        leaves (their descendants are dropped); nodes are renumbered."""
+        old_to_new, order, stack = {}, [], [0]
+        while stack:
+            v = stack.pop()
+            old_to_new[v] = len(order)
+            order.append(v)
+            if self.children_left[v] != -1 and keep_split[v]:
+                stack.append(self.children_right[v])
+                stack.append(self.children_left[v])
+        order = np.asarray(order, dtype=np.intp)
+        arrays = {name: getattr(self, name)[order].copy() for name in self._NODE_FIELDS}
+        is_split = (self.children_left[order] != -1) & np.asarray(keep_split)[order]
+        for name, default in (("children_left", -1), ("children_right", -1),
+                              ("gain", 0.0), ("split_root", -1)):
+            arrays[name][~is_split] = default
+        for name in ("children_left", "children_right"):
+            col = arrays[name]
+            col[is_split] = [old_to_new[c] for c in col[is_split]]
+        for name in self._LEAFRANK_FIELDS:
+            arrays[name] = getattr(self, name)
+        return RankingTreeStructure(**arrays)
+
+    def roc_knots(self):
+        """Knots (α, β) of the training ROC curve, leaves read from best to worst."""
+        leaves = self.leaves_in_order()
+        fp = np.concatenate(([0.0], np.cumsum(self.neg_weight[leaves])))
+        tp = np.concatenate(([0.0], np.cumsum(self.pos_weight[leaves])))
+        return np.column_stack((fp / fp[-1], tp / tp[-1]))
+
+
+def _check_int(value, name, low):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) \
+            or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _resolve_max_features(value, n_available, name, of):
+    """Number of features drawn: None (all), an int in [1, n], a float in (0, 1],
+    "sqrt" or "log2" of ``n_available``."""
+    if value is None:
+        return n_available
+    if isinstance(value, str):
+        if value == "sqrt":
+            return max(1, int(np.sqrt(n_available)))
+        if value == "log2":
+            return max(1, int(np.log2(n_available)))
+        raise ValueError(f'{name} must be None, an int, a float, "sqrt" or "log2", got {value!r}')
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be None, an int or a float, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        if not 1 <= value <= n_available:
+            raise ValueError(
+                f"{name}={value} is out of range: it must lie in [1, {n_available}] "
+                f"({of})")
+        return int(value)
+    if isinstance(value, numbers.Real):
+        if not 0.0 < value <= 1.0:
+            raise ValueError(f"{name}={value} is out of range: a fraction must lie in (0, 1]")
+        return max(1, int(value * n_available))
+    raise ValueError(f"{name} must be None, an int, a float, \"sqrt\" or \"log2\", got {value!r}")
+
+
+class TreeRank(BaseEstimator):
+    """TreeRank ranking tree with LeafRank splits (paper 000, Sec. IV-A; paper 003, §2.3).
+
+    The tree recursively splits the input space.  At a node holding the fraction
+    ``a`` of the training negatives and ``b`` of the positives, the left child
+    ``C`` maximises the entropic measure ``Λ(C) = a·β̂(C) − b·α̂(C)`` (paper 000,
+    TREERANK step 2a), i.e. solves the cost-sensitive classification problem
+    with positives weighted by ``1 − p̂_node`` and negatives by ``p̂_node`` (spec
+    §2.3).  The split learner is **LeafRank**: a cost-sensitive CART of depth
+    ``leafrank_max_depth`` grown inside the node, whose leaves with Λ >= 0 form
+    ``C``; ``leafrank_max_depth=1`` gives the orthogonal stumps of Remark 12.
+    A node becomes a leaf when it is pure, too small, at ``max_depth``, or when
+    no split has a positive gain (Remark 10).  Ties between maximisers go to the
+    larger set ``C`` (Remark 10), then to the lowest feature index.
+
+    Read left to right, the leaves go from the best to the worst ranked cell; the
+    score of a leaf is ``n_leaves_ - leaf index``.  The training AUC equals
+    ``0.5 + sum of the split gains`` (``node gain = ½·Λ``).
+
+    Parameters
+    ----------
+    max_depth : int, default=8
+        Depth ``D`` of the master ranking tree (at most ``2**D`` leaves).
+    min_samples_split : int, default=50
+        Smallest number of samples in a node (of the master tree and of the
+        LeafRank trees) that may be split.
+    min_samples_leaf : int, default=10
+        Smallest number of samples in a LeafRank leaf, hence in each child of a
+        master split.
+    leafrank_max_depth : int, default=4
+        Depth of the cost-sensitive CART that splits each master node (1 =
+        orthogonal stump).
+    leafrank_criterion : {"gain", "gini"}, default="gain"
+        How LeafRank chooses its cuts: ``"gain"`` maximises the node objective
+        max(Λ(L), 0) + max(Λ(R), 0) directly (greedy; a stump at depth 1 is the
+        exact argmax of Λ); ``"gini"`` uses the Gini impurity of the
+        cost-weighted classes (CART's criterion, paper 003 §2.3.1).  With
+        ``leafrank_max_depth=1`` the stump is always the exact Λ maximiser.
+    max_features : int, float, "sqrt", "log2" or None, default=None
+        FR1 (paper 003 §3.1): number (or fraction) of features drawn without
+        replacement at each master node; LeafRank only uses those.
+    leafrank_max_features : int, float, "sqrt", "log2" or None, default=None
+        FR2: number of features drawn at each LeafRank node among the ones
+        drawn by FR1 (a float is a fraction of those); must not exceed them.
+    prune : None or "cv", default=None
+        ``"cv"``: weakest-link pruning (paper 000 Sec. V-A, paper 003 §2.3.2): the
+        penalty λ per leaf of ``AUĈ − λ·#leaves`` is chosen by ``cv``-fold
+        stratified cross-validation of the held-out AUC (largest λ within one
+        standard error of the best mean, CART's 1-SE rule).
+    cv : int, default=5
+        Folds used by ``prune="cv"``.
+    random_state : int, RandomState or None, default=None
+        Seeds FR1/FR2 and the cross-validation folds.
+
+    Attributes
+    ----------
+    tree_ : RankingTreeStructure
+        The node arrays (children, class weights, gains, LeafRank trees).
+    n_leaves_ : int
+    classes_ : array of shape (2,); ``classes_[1]`` is the positive class.
+    n_features_in_ : int
+    roc_ : ndarray of shape ``(n_leaves_ + 1, 2)``
+        Knots (FPR, TPR) of the training ROC curve, from (0, 0) to (1, 1).
+    train_auc_ : float
+        ``0.5 + Σ gains``, the AUC of the tree on its training data.
+    prune_lambda_ : float
+        The penalty selected by ``prune="cv"`` (0.0 without pruning).
+    prune_path_ : dict
+        With ``prune="cv"``: the candidate penalties ``"lambda"`` and their mean
+        held-out AUC ``"cv_auc"``.
+
+    Notes
+    -----
+    Input is dense: a sparse ``X`` is converted to a dense array (the split
+    search gathers columns of the node's rows).  ``sample_weight`` enters all
+    class masses; ``min_samples_*`` count samples, as in scikit-learn.  The
+    heavy loops (split search, routing) run in Cython without the GIL, so trees
+    can be fitted in threads.
+    """
+
+    def __init__(self, max_depth=8, *, min_samples_split=50, min_samples_leaf=10,
+                 leafrank_max_depth=4, leafrank_criterion="gain", max_features=None,
+                 leafrank_max_features=None, prune=None, cv=5, random_state=None):
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.leafrank_max_depth = leafrank_max_depth
+        self.leafrank_criterion = leafrank_criterion
+        self.max_features = max_features
+        self.leafrank_max_features = leafrank_max_features
+        self.prune = prune
+        self.cv = cv
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        tags.input_tags.sparse = True
+        return tags
+
+    # ------------------------------------------------------------------ checks
+    def _validate_params(self, n_features):
+        _check_int(self.max_depth, "max_depth", 1)
+        _check_int(self.min_samples_split, "min_samples_split", 2)
+        _check_int(self.min_samples_leaf, "min_samples_leaf", 1)
+        _check_int(self.leafrank_max_depth, "leafrank_max_depth", 1)
+        if self.leafrank_criterion not in _CRITERIA:
+            raise ValueError(
+                f"leafrank_criterion must be one of {sorted(_CRITERIA)}, "
+                f"got {self.leafrank_criterion!r}")
+        if self.prune not in (None, "cv"):
+            raise ValueError(f'prune must be None or "cv", got {self.prune!r}')
+        if self.prune == "cv":
+            _check_int(self.cv, "cv", 2)
+        q0 = _resolve_max_features(self.max_features, n_features, "max_features",
+                                   "the number of features")
+        q1 = _resolve_max_features(self.leafrank_max_features, q0, "leafrank_max_features",
+                                   "the features drawn by max_features at each node")
+        return q0, q1
+
+    def _validate_data(self, X, y, sample_weight):
+        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc", "coo"],
+                             dtype=np.float64, ensure_min_samples=2)
+        if sp.issparse(X):
+            X = X.toarray()
+        check_classification_targets(y)
+        classes, y_index = np.unique(y, return_inverse=True)
+        if classes.shape[0] != 2:
+            raise ValueError(
+                f"TreeRank needs exactly two classes in y, got {classes.shape[0]}: "
+                f"{classes[:10].tolist()}")
+        w = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if (w < 0).any():
+            raise ValueError("sample_weight must be non-negative")
+        is_pos = (y_index == 1).astype(np.uint8)
+        if w[is_pos == 1].sum() <= 0 or w[is_pos == 0].sum() <= 0:
+            raise ValueError("sample_weight gives one class a total weight of zero")
+        return np.asfortranarray(X), is_pos, w, classes
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y, sample_weight=None):
+        """Grow the ranking tree (TREERANK, paper 000 Sec. IV-A), then prune if asked.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), two classes; ``classes_[1]`` (the
+            larger label) is the positive class.
+        sample_weight : array-like of shape (n_samples,), optional
+
+        Returns
+        -------
+        self
+        """
+        X, is_pos, w, classes = self._validate_data(X, y, sample_weight)
+        q0, q1 = self._validate_params(X.shape[1])
+        rng = check_random_state(self.random_state)
+        self.classes_ = classes
+        tree = self._grow(X, is_pos, w, q0, q1, rng)
+        self.prune_lambda_ = 0.0
+        if self.prune == "cv":
+            tree = self._prune_by_cv(tree, X, is_pos, w, q0, q1, rng)
+        self._set_tree(tree)
+        return self
+
+    def _set_tree(self, tree):
+        self.tree_ = tree
+        self.n_leaves_ = tree.n_leaves
+        self.roc_ = tree.roc_knots()
+        self.train_auc_ = 0.5 + float(tree.gain.sum())
+
+    def _grow(self, X, is_pos, w, q0, q1, rng):
+        """TREERANK growing stage: split every node by LeafRank until the stopping rules."""
+        n, n_features = X.shape
+        # A LeafRank of depth 1 is the orthogonal stump: always the exact argmax of Λ.
+        criterion = (_splitter.GAIN if self.leafrank_max_depth == 1
+                     else _CRITERIA[self.leafrank_criterion])
+        max_depth = self.max_depth
+        lr_depth = self.leafrank_max_depth
+        min_split, min_leaf = self.min_samples_split, self.min_samples_leaf
+        pos_total = float(w[is_pos == 1].sum())
+        neg_total = float(w[is_pos == 0].sum())
+        samples = np.arange(n, dtype=np.intp)
+        all_features = np.arange(n_features, dtype=np.intp)
+        pos_mask = is_pos.astype(bool)
+
+        nodes = {name: [] for name in RankingTreeStructure._NODE_FIELDS}
+        lr_parts = {name: [] for name in RankingTreeStructure._LEAFRANK_FIELDS}
+        lr_count = 0
+        # Work list of (node id, start, end, depth); node ids are given at creation.
+        stack = [(0, 0, n, 0)]
+        for name in nodes:
+            nodes[name].append(None)
+        while stack:
+            node, start, end, depth = stack.pop()
+            idx = samples[start:end]
+            p = float(w[idx][pos_mask[idx]].sum())
+            q = float(w[idx][~pos_mask[idx]].sum())
+            record = dict(children_left=-1, children_right=-1, depth=depth,
+                          pos_weight=p, neg_weight=q, n_samples=end - start,
+                          gain=0.0, split_root=-1)
+            m = end - start
+            # Stopping rules: depth D, too few samples, pure node (Λ ≡ 0).
+            if depth < max_depth and m >= min_split and m >= 2 * min_leaf and p > 0 and q > 0:
+                if q0 < n_features:    # FR1: features drawn for this master node
+                    features = np.sort(rng.choice(n_features, q0, replace=False)).astype(np.intp)
+                else:
+                    features = all_features
+                capacity = min(2 ** (lr_depth + 1) - 1, 2 * m - 1)
+                lr_feature = np.empty(capacity, dtype=np.intp)
+                lr_threshold = np.empty(capacity, dtype=np.float64)
+                lr_left = np.empty(capacity, dtype=np.intp)
+                lr_right = np.empty(capacity, dtype=np.intp)
+                lr_in_c = np.zeros(capacity, dtype=np.uint8)
+                seed = int(rng.randint(0, 2**63 - 1, dtype=np.int64))
+                n_lr, n_in_c, p_c, q_c = _splitter.leafrank_split(
+                    X, is_pos, w, samples, start, end, features, q1, lr_depth,
+                    min_split, min_leaf, criterion, seed,
+                    lr_feature, lr_threshold, lr_left, lr_right, lr_in_c)
+                if 0 < n_in_c < m:
+                    # Count form of Λ(C); the AUC gain is the triangle ½·Λ.
+                    lam = (q * p_c - p * q_c) / (pos_total * neg_total)
+                    left_id, right_id = len(nodes["depth"]), len(nodes["depth"]) + 1
+                    for name in nodes:
+                        nodes[name].extend((None, None))
+                    record.update(children_left=left_id, children_right=right_id,
+                                  gain=0.5 * lam, split_root=lr_count)
+                    lr_left = lr_left[:n_lr]
+                    lr_right = lr_right[:n_lr]
+                    internal = lr_left != -1
+                    lr_left[internal] += lr_count
+                    lr_right[internal] += lr_count
+                    lr_parts["leafrank_feature"].append(lr_feature[:n_lr])
+                    lr_parts["leafrank_threshold"].append(lr_threshold[:n_lr])
+                    lr_parts["leafrank_left"].append(lr_left)
+                    lr_parts["leafrank_right"].append(lr_right)
+                    lr_parts["leafrank_in_left"].append(lr_in_c[:n_lr])
+                    lr_count += n_lr
+                    stack.append((right_id, start + n_in_c, end, depth + 1))
+                    stack.append((left_id, start, start + n_in_c, depth + 1))
+            for name, value in record.items():
+                nodes[name][node] = value
+
+        dtypes = dict(children_left=np.intp, children_right=np.intp, depth=np.intp,
+                      pos_weight=np.float64, neg_weight=np.float64, n_samples=np.intp,
+                      gain=np.float64, split_root=np.intp)
+        arrays = {name: np.asarray(nodes[name], dtype=dtypes[name]) for name in nodes}
+        lr_dtypes = dict(leafrank_feature=np.intp, leafrank_threshold=np.float64,
+                         leafrank_left=np.intp, leafrank_right=np.intp,
+                         leafrank_in_left=np.uint8)
+        for name, parts in lr_parts.items():
+            arrays[name] = (np.concatenate(parts).astype(lr_dtypes[name]) if parts
+                            else np.empty(0, dtype=lr_dtypes[name]))
+        return RankingTreeStructure(**arrays)
+
+    # ------------------------------------------------------------------ pruning
+    @staticmethod
+    def _weakest_link(tree):
+        """Weakest-link pruning sequence (paper 000 Sec. V-A, paper 003 §2.3.2).
+
+        The training AUC of a subtree is ½ + the sum of its kept split gains, so
+        collapsing an internal node v costs exactly ``G(v)``, the sum of the gains
+        in its subtree, and saves ``L(v) − 1`` leaves.  As in CART, the node with
+        the smallest ``g(v) = G(v)/(L(v) − 1)`` is collapsed first, then the next,
+        up to the root.
+
+        Returns
+        -------
+        collapse_at : float array, one per node: the penalty λ from which the node
+            is a leaf of the pruned tree (−inf for leaves); the subtree optimal for
+            ``AUĈ − λ·#leaves`` keeps exactly the splits with ``collapse_at > λ``.
+        breakpoints : increasing array of the distinct critical λ.
+        """
+        left, right, gain = tree.children_left, tree.children_right, tree.gain
+        n_nodes = tree.node_count
+        parent = np.full(n_nodes, -1, dtype=np.intp)
+        internal = np.flatnonzero(left != -1)
+        parent[left[internal]] = internal
+        parent[right[internal]] = internal
+        G = np.where(left != -1, gain, 0.0)
+        L = np.ones(n_nodes)
+        # Children have larger ids than their parents: one reverse sweep sums subtrees.
+        for v in internal[::-1]:
+            G[v] += G[left[v]] + G[right[v]]
+            L[v] = L[left[v]] + L[right[v]]
+        g = np.full(n_nodes, np.inf)
+        g[internal] = G[internal] / (L[internal] - 1)
+        collapse_at = np.full(n_nodes, -np.inf)
+        active = left != -1
+        lam = 0.0
+        while active[0]:
+            v = int(np.argmin(g))
+            lam = max(lam, float(g[v]))     # the sequence of penalties is monotone
+            dG, dL = G[v], L[v] - 1
+            stack = [v]
+            while stack:
+                u = stack.pop()
+                if active[u]:
+                    active[u] = False
+                    collapse_at[u] = lam
+                    g[u] = np.inf
+                    stack.extend((left[u], right[u]))
+            u = parent[v]
+            while u != -1:
+                G[u] -= dG
+                L[u] -= dL
+                g[u] = G[u] / (L[u] - 1)
+                u = parent[u]
+        breakpoints = np.unique(collapse_at[internal])
+        return collapse_at, breakpoints
+
+    @staticmethod
+    def _keep_splits(tree, lam):
+        """Optimal subtree for ``AUĈ − λ·#leaves`` by the bottom-up recursion
+        best(v) = max(0, gain_v − λ + best(left) + best(right)) (spec §2.5).
+        Splits are kept only when strictly profitable (the smallest optimal tree)."""
+        left, right, gain = tree.children_left, tree.children_right, tree.gain
+        best = np.zeros(tree.node_count)
+        keep = np.zeros(tree.node_count, dtype=bool)
+        # Children always have larger ids than their parent (created after it).
+        for v in reversed(range(tree.node_count)):
+            if left[v] != -1:
+                value = gain[v] - lam + best[left[v]] + best[right[v]]
+                if value > 0.0:
+                    best[v] = value
+                    keep[v] = True
+        # A split below a collapsed node is irrelevant: clear it.
+        for v in range(tree.node_count):
+            if left[v] != -1 and not keep[v]:
+                keep[left[v]] = keep[right[v]] = False
+        return keep
+
+    @staticmethod
+    def _pruned_ranks(tree, collapse_at, lam):
+        """Rank of each leaf of ``tree`` in the subtree pruned at λ (0 = best).
+
+        Collapsing a node merges its leaves, which are contiguous in the
+        left-to-right order; so the pruned tree's leaves are the maximal
+        collapsed nodes, ordered by their leftmost leaf."""
+        keep = collapse_at > lam
+        left, right = tree.children_left, tree.children_right
+        internal = np.flatnonzero(left != -1)
+        parent_kept = np.zeros(tree.node_count, dtype=bool)
+        parent_kept[0] = True
+        parent_kept[left[internal]] = keep[internal]
+        parent_kept[right[internal]] = keep[internal]
+        tops = np.flatnonzero(~keep & parent_kept)
+        first_leaf = tree.first_leaf
+        starts = np.sort(first_leaf[tops])
+        return np.searchsorted(starts, np.arange(tree.n_leaves), side="right") - 1
+
+    def _prune_by_cv(self, tree, X, is_pos, w, q0, q1, rng):
+        """Choose λ by stratified ``cv``-fold cross-validation of the held-out AUC
+        along the weakest-link sequences, then prune the tree grown on all data."""
+        from ..metrics import roc_auc
+
+        _, breakpoints = self._weakest_link(tree)
+        # Candidates inside the intervals of the full tree's sequence (geometric
+        # means of consecutive breakpoints, as in CART), thinned to at most 64.
+        bp = breakpoints[breakpoints > 0]
+        candidates = np.concatenate(([0.0], np.sqrt(bp[:-1] * bp[1:]), bp[-1:] * 2.0))
+        if candidates.shape[0] > 64:
+            candidates = candidates[np.unique(np.linspace(0, candidates.shape[0] - 1, 64)
+                                              .round().astype(int))]
+        folds = StratifiedKFold(n_splits=self.cv, shuffle=True,
+                                random_state=rng.randint(0, 2**31 - 1))
+        scores = np.zeros((self.cv, candidates.shape[0]))
+        X_rows = np.ascontiguousarray(X)
+        for f, (train, test) in enumerate(folds.split(X, is_pos)):
+            if is_pos[train].min() == is_pos[train].max():
+                raise ValueError("a cross-validation fold holds a single class; lower cv")
+            sub = self._grow(np.asfortranarray(X[train]), is_pos[train], w[train],
+                             q0, q1, rng)
+            collapse_at, _ = self._weakest_link(sub)
+            leaves = sub.apply(X_rows[test])
+            for c, lam in enumerate(candidates):
+                ranks = self._pruned_ranks(sub, collapse_at, lam)
+                scores[f, c] = roc_auc(is_pos[test], -ranks[leaves].astype(np.float64),
+                                       sample_weight=w[test])
+        mean = scores.mean(axis=0)
+        # CART's one-standard-error rule (Breiman et al. 1984, §3.4.3): the largest λ
+        # (smallest tree) whose mean held-out AUC is within one standard error of the
+        # best; held-out AUC curves are flat near the optimum, and the rule keeps
+        # pure-noise splits out.
+        top = int(np.argmax(mean))
+        se = scores[:, top].std(ddof=1) / np.sqrt(self.cv)
+        best = np.flatnonzero(mean >= mean[top] - se - 1e-12)[-1]
+        self.prune_lambda_ = float(candidates[best])
+        self.prune_path_ = {"lambda": candidates, "cv_auc": mean}
+        return tree.collapse(self._keep_splits(tree, self.prune_lambda_))
+
+    # ------------------------------------------------------------------ predict
+    def _check_X(self, X):
+        check_is_fitted(self, "tree_")
+        X = validate_data(self, X, reset=False, accept_sparse=["csr", "csc", "coo"],
+                          dtype=np.float64)
+        if sp.issparse(X):
+            X = X.toarray()
+        return np.ascontiguousarray(X)
+
+    def apply(self, X):
+        """Leaf index of each sample: 0 = leftmost = best-ranked leaf, up to
+        ``n_leaves_ - 1``.
+
+        Returns
+        -------
+        ndarray of int64, shape (n_samples,)
+        """
+        X = self._check_X(X)
+        return self.tree_.apply(X).astype(np.int64)
+
+    def decision_function(self, X):
+        """Rank score ``n_leaves_ − leaf index`` (higher = more likely positive).
+
+        The tree score of paper 000 (output of TREERANK, ``2^D − k``) up to the
+        empty slots of leaves that stopped early: only the order matters.
+        """
+        leaves = self.apply(X)
+        return (self.n_leaves_ - leaves).astype(np.float64)
