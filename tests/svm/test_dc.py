@@ -98,3 +98,14 @@ def test_sparse_equals_dense(data):
     dense = PartialAUCSVM((0.05, 0.3), C=5.0, surrogate="hinge").fit(X, y)
     sparse = PartialAUCSVM((0.05, 0.3), C=5.0, surrogate="hinge").fit(sp.csr_matrix(X), y)
     np.testing.assert_allclose(dense.coef_, sparse.coef_, rtol=1e-6, atol=1e-8)
+
+
+def test_inner_iterations_are_recorded_per_outer_step(data):
+    """dc_inner_iter_: one cutting-plane count per CCCP step, summing to n_iter_."""
+    X, y = data
+    model = PartialAUCSVM((0.05, 0.3), C=10.0, surrogate="hinge", init="zeros").fit(X, y)
+    assert model.dc_inner_iter_.shape == (model.dc_history_.shape[0] - 1,)
+    assert model.dc_inner_iter_.sum() == model.n_iter_
+    assert np.all(model.dc_inner_iter_ >= 1)
+    tight = PartialAUCSVM((0.05, 0.3), C=10.0).fit(X, y)
+    assert tight.dc_inner_iter_ is None

@@ -9,7 +9,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import check_estimator
@@ -17,6 +17,8 @@ from sklearn.utils.estimator_checks import check_estimator
 from pauc.metrics import partial_auc, partial_auc_scorer, roc_auc
 from pauc.svm import AUCSVM, PartialAUCSVM
 from pauc.svm.oracles import auc_oracle, pauc_tight_oracle
+
+from _paper_protocol import PAPER_C_GRID_AUC, PAPER_C_GRID_PAUC, select_and_test
 
 # Checks that cannot pass, and why.
 _DECISION_IS_A_SCORE = (
@@ -292,25 +294,6 @@ def test_objective_matches_the_oracle_surrogate():
 
 
 # --------------------------------------------------------------------------- paper
-PAPER_C_GRID_AUC = [10.0 ** k for k in range(-5, 5)]     # App. B.2: {1e-5, ..., 1e4}
-PAPER_C_GRID_PAUC = [10.0 ** k for k in range(-5, 4)]    # a9a: {1e-5, ..., 1e3}
-
-
-def _select_and_test(make, grid, X, y, X_test, y_test, window):
-    """C from the grid by the mean validation pAUC over a 3-fold split of the training
-    data (one held-out third is too noisy: the window [0.02, 0.05] holds ~250
-    validation negatives), then refit on all the training data and test."""
-    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
-
-    def validation(C):
-        return np.mean([partial_auc(y[va], make(C).fit(X[tr], y[tr]).decision_function(X[va]),
-                                    fpr_range=window) for tr, va in folds])
-
-    best = max(grid, key=validation)
-    final = make(best).fit(X, y)
-    return best, partial_auc(y_test, final.decision_function(X_test), fpr_range=window)
-
-
 @pytest.mark.slow
 def test_paper_table_4_a9a():
     """Table 4, a9a column: pAUC(0.02, 0.05) on the shipped test split, C chosen on a
@@ -323,9 +306,9 @@ def test_paper_table_4_a9a():
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        c_auc, auc_svm = _select_and_test(lambda C: AUCSVM(C=C, tol=1e-4, max_iter=5000),
-                                          PAPER_C_GRID_AUC, X, y, X_test, y_test, window)
-        c_pauc, pauc_svm = _select_and_test(
+        c_auc, auc_svm = select_and_test(lambda C: AUCSVM(C=C, tol=1e-4, max_iter=5000),
+                                         PAPER_C_GRID_AUC, X, y, X_test, y_test, window)
+        c_pauc, pauc_svm = select_and_test(
             lambda C: PartialAUCSVM(window, C=C, tol=1e-4, max_iter=5000),
             PAPER_C_GRID_PAUC, X, y, X_test, y_test, window)
     seconds = time.perf_counter() - start

@@ -1,0 +1,152 @@
+"""Partial-AUC risk and its surrogates: value and one subgradient at any w.
+
+For comparing surrogates (see the teaching notebook) and for plugging them
+into other optimisers.  Narasimhan & Agarwal (paper 002) define, for the FPR
+window [α, β] with ``j_α = ⌊nα⌋``, ``j_β = ⌈nβ⌉`` and the negatives ranked
+by score, ``N = m (j_β − j_α)``:
+
+=================  ============================================================  ===========
+name               value                                                         paper
+=================  ============================================================  ===========
+``"zero_one"``     ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} 1(s_i⁺ ≤ s_(j)⁻)``              eq. (8), (16)
+``"hinge"``        ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} (1 − (s_i⁺ − s_(j)⁻))₊``        eq. (9), (10)
+``"naive"``        the structural surrogate with the feature map on all           eq. (11)
+                   negatives
+``"tight"``        the structural surrogate with the feature map on the           eq. (14), (18)
+                   top-j_β negatives only
+=================  ============================================================  ===========
+
+``fpr_range=(0, 1)`` gives the full-AUC versions (eq. (3), (4), (7): there
+hinge = naive = tight, Theorem 1).  At every w::
+
+    zero_one <= hinge,   zero_one <= tight <= naive,   hinge = tight when α = 0 (Theorem 5)
+
+Erratum to Figure 3(c): for α > 0 it also draws ``hinge <= tight``, which
+holds when every positive-negative score difference is at least 1 in absolute
+value (Theorem 7's equality case, tight = hinge + η) but not in general.  One
+positive scored 0 and two negatives scored −0.5, window [0.5, 1]: hinge = 0.5
+(the window's negative is within the margin) while tight = 0 (Algorithm 3's
+best row leaves the positive above both negatives).  Theorem 7's two bounds do
+hold, and ``tests/test_surrogates.py`` checks both facts.
+
+Everything is computed on the count representation (Appendix B.1): one
+sort-based pass, never the m × n pairs.  The structural surrogates come from
+the oracles of :mod:`pauc.svm.oracles` (value ``loss − s·coef``, subgradient
+``−Xᵀ coef``).  The hinge surrogate over the window is the difference of two
+top-k hinge sums, each equal to a tight [0, ·] surrogate by Theorem 5::
+
+    j_w · hinge(α, β) = j_β · tight(0, j_β) − j_α · tight(0, j_α)
+
+which is also the DC decomposition that Algorithm 4 optimises.  For
+``α > 0`` the hinge surrogate is not convex (Theorem 2): its "subgradient"
+here is the gradient of that difference (exact wherever it is differentiable).
+
+Examples
+--------
+>>> import numpy as np
+>>> from pauc.surrogates import surrogate_at_scores
+>>> y = np.array([1, 1, 0, 0, 0, 0])
+>>> s = np.array([3.1, -3.8, 0.6, -0.9, -0.7, -0.3])
+>>> [round(surrogate_at_scores(k, s, y, fpr_range=(0.25, 0.75))[0], 4)
+...  for k in ("zero_one", "hinge", "tight", "naive")]
+[0.5, 2.15, 3.25, 3.975]
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._validation import check_binary_scores, empirical_indices
+from .svm.oracles import pauc_naive_oracle, pauc_tight_oracle
+
+__all__ = ["SURROGATES", "surrogate", "surrogate_at_scores"]
+
+SURROGATES = ("zero_one", "hinge", "naive", "tight")
+
+
+def _zero_one(scores, is_pos, j_alpha, j_beta):
+    """eq. (8): share of (positive, window negative) pairs with s⁺ <= s⁻ (ties are errors)."""
+    neg = np.sort(scores[~is_pos])[::-1][j_alpha:j_beta]      # window, descending
+    ascending = neg[::-1]
+    # for each positive, how many window negatives score at least as high
+    at_least = ascending.shape[0] - np.searchsorted(ascending, scores[is_pos], side="left")
+    value = at_least.sum() / (is_pos.sum() * (j_beta - j_alpha))
+    return float(value), np.zeros(scores.shape[0])   # piecewise constant: 0 is a subgradient
+
+
+def _structural(oracle):
+    def evaluate(scores, is_pos, j_alpha, j_beta):
+        coef, loss = oracle(scores, is_pos, j_alpha, j_beta)
+        return float(loss - scores @ coef), -coef
+    return evaluate
+
+
+def _hinge(scores, is_pos, j_alpha, j_beta):
+    """eq. (9) as the DC difference of two top-k hinge sums (Theorem 5)."""
+    value, grad = _structural(pauc_tight_oracle)(scores, is_pos, 0, j_beta)
+    if j_alpha == 0:
+        return value, grad
+    low_value, low_grad = _structural(pauc_tight_oracle)(scores, is_pos, 0, j_alpha)
+    width = j_beta - j_alpha
+    return ((j_beta * value - j_alpha * low_value) / width,
+            (j_beta * grad - j_alpha * low_grad) / width)
+
+
+_EVALUATORS = {
+    "zero_one": _zero_one,
+    "hinge": _hinge,
+    "naive": _structural(pauc_naive_oracle),
+    "tight": _structural(pauc_tight_oracle),
+}
+
+
+def surrogate_at_scores(name, scores, y, *, fpr_range=(0.0, 1.0)):
+    """Value of a partial-AUC risk or surrogate, and its subgradient in the scores.
+
+    Parameters
+    ----------
+    name : {"zero_one", "hinge", "naive", "tight"}
+        See the module docstring (paper 002, eqs. (8)-(18)).
+    scores : array of shape (n_samples,)
+        Scores of the training rows, e.g. ``X @ w``.
+    y : array of shape (n_samples,)
+        Binary labels (1 or True for positives).
+    fpr_range : (float, float), default=(0.0, 1.0)
+        The FPR window [α, β]; (0, 1) is the full AUC.
+
+    Returns
+    -------
+    value : float
+    grad : ndarray of shape (n_samples,)
+        A subgradient with respect to the scores; the subgradient in ``w``
+        of a linear scorer is ``X.T @ grad``.
+    """
+    if name not in _EVALUATORS:
+        raise ValueError(f"surrogate must be one of {SURROGATES}, got {name!r}")
+    is_pos, scores, _ = check_binary_scores(y, scores)
+    j_alpha, j_beta = empirical_indices(int((~is_pos).sum()), fpr_range)
+    return _EVALUATORS[name](scores.astype(np.float64), is_pos, j_alpha, j_beta)
+
+
+def surrogate(name, w, X, y, *, fpr_range=(0.0, 1.0)):
+    """Value and one subgradient in ``w`` of a surrogate of the linear scorer ``X @ w``.
+
+    Parameters
+    ----------
+    name : {"zero_one", "hinge", "naive", "tight"}
+    w : array of shape (n_features,)
+    X : array or scipy.sparse matrix of shape (n_samples, n_features)
+    y : array of shape (n_samples,)
+    fpr_range : (float, float), default=(0.0, 1.0)
+
+    Returns
+    -------
+    value : float
+    grad : ndarray of shape (n_features,)
+    """
+    w = np.asarray(w, dtype=np.float64).ravel()
+    if X.shape[1] != w.shape[0]:
+        raise ValueError(f"w has {w.shape[0]} entries, X has {X.shape[1]} features")
+    scores = np.asarray(X @ w).ravel()
+    value, grad_scores = surrogate_at_scores(name, scores, y, fpr_range=fpr_range)
+    grad = X.T @ grad_scores
+    return value, np.asarray(grad.todense()).ravel() if sp.issparse(grad) else np.asarray(grad)
