@@ -1,8 +1,35 @@
-"""pauc: bipartite ranking for the AUC and the partial AUC in any FPR range [alpha, beta]."""
+"""pauc: bipartite ranking for the AUC and the partial AUC in any FPR range [alpha, beta].
 
-from . import datasets, metrics
+Estimators (scikit-learn API: ``fit``, ``decision_function``, ``score``):
+
+* :class:`AUCSVM`, :class:`PartialAUCSVM` -- structural SVMs (Narasimhan & Agarwal);
+* :class:`TreeRank`, :class:`RankingForest` -- ranking trees and forests (Clémençon et al.);
+* :class:`AUCBoost`, :class:`MartiRank` -- AUC boosting (Long & Servedio).
+
+Metrics in :mod:`pauc.metrics`, surrogates in :mod:`pauc.surrogates`, data in
+:mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional).
+"""
+
+from . import datasets, metrics, surrogates
+from .boost import AUCBoost, MartiRank
 from .metrics import partial_auc, roc_auc, roc_curve, tpr_at_fpr
+from .svm import AUCSVM, PartialAUCSVM
+from .tree import RankingForest, TreeRank
 
 __version__ = "0.1.0"
 
-__all__ = ["datasets", "metrics", "partial_auc", "roc_auc", "roc_curve", "tpr_at_fpr"]
+__all__ = [
+    "AUCBoost",
+    "AUCSVM",
+    "MartiRank",
+    "PartialAUCSVM",
+    "RankingForest",
+    "TreeRank",
+    "datasets",
+    "metrics",
+    "partial_auc",
+    "roc_auc",
+    "roc_curve",
+    "surrogates",
+    "tpr_at_fpr",
+]

@@ -1,11 +1,15 @@
-"""``python -m pauc`` / ``pauc``: fit rankers on one data set and compare them on the ROC curve."""
+"""``pauc compare`` (or ``python -m pauc compare``): fit rankers on one data set, compare them.
+
+The rankers come from :mod:`pauc._registry`; a new estimator appears here by
+adding one entry there.  Exit code 2 means a usage or input error.
+"""
 
 import argparse
 import json
 import sys
+import threading
 import time
-
-import numpy as np
+from pathlib import Path
 
 from . import metrics
 from ._registry import METHODS
@@ -16,27 +20,60 @@ def _parser():
     parser = argparse.ArgumentParser(
         prog="pauc", description="Bipartite ranking for the AUC and the partial AUC.")
     sub = parser.add_subparsers(dest="command")
-    cmp = sub.add_parser("compare", help="fit rankers on one data set and print one table")
-    cmp.add_argument("--data", help="svmlight training file (default: the bundled a9a split)")
-    cmp.add_argument("--test", help="svmlight test file (default: a seeded 1/3 split of --data)")
+    cmp = sub.add_parser(
+        "compare", help="fit rankers on one data set and print one table",
+        description="Fit rankers on a training set and report, on the test set, the AUC, the "
+                    "partial AUC in the FPR window (normalised by its width) and the TPR at "
+                    "FPR = beta.")
+    cmp.add_argument("--data", help="training data: an svmlight file, or a CSV file (.csv) with "
+                                    "--label-column (default: the bundled a9a split)")
+    cmp.add_argument("--test", help="test file in the same format (default: a seeded, "
+                                    "stratified 1/3 split of --data)")
+    cmp.add_argument("--label-column", help="name of the label column of a CSV file")
+    cmp.add_argument("--pos-label", help="the positive label when it is not 1")
     cmp.add_argument("--fpr-range", nargs=2, type=float, default=(0.0, 0.1),
-                     metavar=("ALPHA", "BETA"), help="FPR window of the partial AUC")
+                     metavar=("ALPHA", "BETA"), help="FPR window of the partial AUC "
+                                                     "(default: 0 0.1)")
     cmp.add_argument("--methods", nargs="+", default=None, choices=sorted(METHODS),
-                     help="rankers to fit (default: all)")
+                     metavar="METHOD",
+                     help="rankers to fit, from: " + ", ".join(sorted(METHODS)) + " (default: all)")
+    cmp.add_argument("--tune", action="store_true",
+                     help="choose each method's hyper-parameters (C, depth) by 3-fold "
+                          "cross-validation on the training part, scored by the partial AUC")
+    cmp.add_argument("--n-jobs", type=int, default=None, help="parallel jobs of --tune")
     cmp.add_argument("--seed", type=int, default=0, help="seed of the split and the rankers")
-    cmp.add_argument("--json", action="store_true", help="print the table as JSON")
+    cmp.add_argument("--plot", metavar="PNG", help="write the test ROC curves with the FPR "
+                                                   "window shaded to this file")
+    cmp.add_argument("--json", action="store_true", help="print the table as a JSON list")
     cmp.add_argument("--quiet", action="store_true", help="no progress lines")
     return parser
 
 
-def _load(args):
-    from .datasets import load_a9a, load_svmlight
+def _load(path, args, n_features=None):
+    from .datasets import load_csv, load_svmlight
+
+    if Path(path).suffix.lower() == ".csv":
+        if args.label_column is None:
+            raise ValueError(f"{path} is a CSV file: give --label-column")
+        return load_csv(path, label_column=args.label_column, pos_label=args.pos_label)
+    pos_label = None if args.pos_label is None else float(args.pos_label)
+    return load_svmlight(path, n_features=n_features, pos_label=pos_label)
+
+
+def load_data(args):
+    """Training and test parts as (X, y, X_test, y_test)."""
+    from .datasets import load_a9a
 
     if args.data is None:
+        if args.test is not None:
+            raise ValueError("--test needs --data")
         return load_a9a()
-    X, y = load_svmlight(args.data)
+    X, y = _load(args.data, args)
     if args.test is not None:
-        X_test, y_test = load_svmlight(args.test, n_features=X.shape[1])
+        X_test, y_test = _load(args.test, args, n_features=X.shape[1])
+        if X_test.shape[1] != X.shape[1]:
+            raise ValueError(f"{args.test} has {X_test.shape[1]} features, "
+                             f"{args.data} has {X.shape[1]}")
         return X, y, X_test, y_test
     from sklearn.model_selection import train_test_split
 
@@ -51,54 +88,119 @@ def _scores(estimator, X):
     return estimator.predict_proba(X)[:, 1]
 
 
+class _Progress:
+    """One live line on stderr while a method fits: elapsed seconds, and the
+    cutting-plane iteration of the structural SVMs, read from their
+    ``current_iteration`` (the solver's live counter, None outside ``fit``)."""
+
+    def __init__(self, name, estimator, stream, enabled):
+        self.name, self.estimator, self.stream = name, estimator, stream
+        self.enabled = enabled
+        self._stop = threading.Event()
+        self._start = time.perf_counter()
+
+    def _line(self):
+        # Under --tune the clones being fitted are out of reach: elapsed time only.
+        iteration = getattr(self.estimator, "current_iteration", None)
+        text = f"fitting {self.name:<12} {time.perf_counter() - self._start:7.1f} s"
+        return text + (f"  iteration {iteration}" if iteration else "")
+
+    def _run(self):
+        while not self._stop.wait(0.5):
+            print("\r" + self._line(), end="", file=self.stream, flush=True)
+
+    def __enter__(self):
+        if self.enabled:
+            print(self._line(), end="", file=self.stream, flush=True)
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self._stop.set()
+            self._thread.join()
+            print("\r" + self._line() + "  done", file=self.stream, flush=True)
+        return False
+
+
+def _build(method, fpr_range, args):
+    """The estimator of ``method``, wrapped in a grid search with ``--tune``."""
+    estimator = method.make(fpr_range)
+    if "random_state" in estimator.get_params():
+        estimator.set_params(random_state=args.seed)
+    if args.tune and method.grid:
+        from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+        estimator = GridSearchCV(
+            estimator, method.grid, n_jobs=args.n_jobs,
+            scoring=metrics.partial_auc_scorer(fpr_range=fpr_range),
+            cv=StratifiedKFold(3, shuffle=True, random_state=args.seed))
+    return estimator
+
+
 def compare(args, out=None, err=None):
+    """Fit each chosen method and return the table's rows (also printed)."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     fpr_range = check_fpr_range(args.fpr_range, name="--fpr-range")
-    X, y, X_test, y_test = _load(args)
-    rows = []
+    X, y, X_test, y_test = load_data(args)
+    rows, test_scores = [], {}
     for name in args.methods or list(METHODS):
         method = METHODS[name]
-        estimator = method.make(fpr_range)
-        if not args.quiet:
-            print(f"fitting {name} ...", file=err, flush=True)
-        start = time.perf_counter()
-        estimator.fit(X, y)
-        seconds = time.perf_counter() - start
+        estimator = _build(method, fpr_range, args)
+        with _Progress(name, estimator, err, not args.quiet):
+            start = time.perf_counter()
+            estimator.fit(X, y)
+            seconds = time.perf_counter() - start
+        estimator = getattr(estimator, "best_estimator_", estimator)
         s = _scores(estimator, X_test)
+        test_scores[name] = s
+        params = estimator.get_params()
+        shown = set(method.params) | set(method.grid) | ({"fpr_range"} if method.uses_fpr_range
+                                                         else set())
         rows.append({
             "method": name,
-            "parameters": {k: v for k, v in estimator.get_params().items() if k in method.params
-                           or k == "fpr_range"},
+            "parameters": {k: params[k] for k in sorted(shown) if k in params},
             "fit_seconds": round(seconds, 3),
             "test_auc": metrics.roc_auc(y_test, s),
             "test_pauc": metrics.partial_auc(y_test, s, fpr_range=fpr_range),
             "tpr_at_beta": metrics.tpr_at_fpr(y_test, s, fpr_range[1]),
         })
+    if args.plot:
+        from .plotting import plot_roc
+
+        ax = plot_roc(y_test, test_scores, fpr_range=fpr_range,
+                      title=f"test ROC curves, window [{fpr_range[0]:g}, {fpr_range[1]:g}]")
+        ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
     if args.json:
         json.dump(rows, out, indent=2, default=str)
         out.write("\n")
-        return rows
-    a, b = fpr_range
-    header = f"{'method':<12} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15} {f'TPR@{b:g}':>9}"
-    print(header, file=out)
-    print("-" * len(header), file=out)
-    for r in rows:
-        print(f"{r['method']:<12} {r['fit_seconds']:>8.2f} {r['test_auc']:>7.4f} "
-              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}", file=out)
+    else:
+        _print_table(rows, fpr_range, out)
     return rows
 
 
+def _print_table(rows, fpr_range, out):
+    a, b = fpr_range
+    header = (f"{'method':<14} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15} "
+              f"{f'TPR@{b:g}':>9}  parameters")
+    print(header, file=out)
+    print("-" * len(header), file=out)
+    for r in rows:
+        params = ", ".join(f"{k}={v}" for k, v in r["parameters"].items())
+        print(f"{r['method']:<14} {r['fit_seconds']:>8.2f} {r['test_auc']:>7.4f} "
+              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}  {params}", file=out)
+
+
 def main(argv=None):
-    args = _parser().parse_args(argv if argv is not None else sys.argv[1:] or ["compare"])
-    if args.command in (None, "compare"):
-        if args.command is None:
-            args = _parser().parse_args(["compare"])
-        try:
-            compare(args)
-        except (ValueError, FileNotFoundError) as exc:
-            print(f"pauc: error: {exc}", file=sys.stderr)
-            return 2
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = _parser().parse_args(argv or ["compare"])
+    try:
+        compare(args)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"pauc: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

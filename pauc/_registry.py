@@ -17,6 +17,7 @@ class Method:
     description: str
     params: dict = field(default_factory=dict)
     uses_fpr_range: bool = False    # pass fpr_range=(alpha, beta) to the constructor
+    grid: dict = field(default_factory=dict)   # searched by `pauc compare --tune`
 
     def make(self, fpr_range, **overrides):
         module, cls = self.target.split(":")
@@ -32,6 +33,30 @@ METHODS = {
     for m in [
         Method("logreg", "sklearn.linear_model:LogisticRegression",
                "scikit-learn's logistic regression (the familiar baseline)",
-               {"C": 1.0, "max_iter": 1000}),
+               {"C": 1.0, "max_iter": 1000},
+               grid={"C": [0.01, 0.1, 1.0, 10.0]}),
+        Method("aucboost", "pauc.boost:AUCBoost",
+               "AdaBoost on the balanced mixture with Lemma 4 ranking stumps (Long & Servedio)",
+               {"n_estimators": 200, "random_state": 0},
+               grid={"n_estimators": [50, 200, 500]}),
+        Method("martirank", "pauc.boost:MartiRank",
+               "MartiRank branching program of ranking stumps (Long & Servedio, §4-5)",
+               {"n_levels": 10, "random_state": 0},
+               grid={"n_levels": [5, 10, 20]}),
+        Method("treerank", "pauc.tree:TreeRank",
+               "TreeRank ranking tree with LeafRank splits (Clémençon & Vayatis)",
+               {"max_depth": 8, "leafrank_max_depth": 4, "random_state": 0},
+               grid={"max_depth": [4, 8, 10], "leafrank_max_depth": [1, 4]}),
+        Method("rankingforest", "pauc.tree:RankingForest",
+               "Ranking Forest: bagged, feature-randomised TreeRank trees, Kendall median "
+               "(Clémençon 2010)",
+               {"n_estimators": 50, "max_features": "sqrt", "n_jobs": 2, "random_state": 0},
+               grid={"max_features": ["sqrt", None], "aggregation": ["kemeny", "mean_rank"]}),
+        Method("svm-auc", "pauc.svm:AUCSVM",
+               "SVM_AUC: Joachims' structural SVM for the full AUC (cutting plane)",
+               {"C": 100.0}, grid={"C": [1.0, 10.0, 100.0, 1000.0]}),
+        Method("svm-pauc", "pauc.svm:PartialAUCSVM",
+               "SVM_pAUC: tight structural SVM for the partial AUC in [alpha, beta]",
+               {"C": 10.0}, uses_fpr_range=True, grid={"C": [1.0, 10.0, 100.0]}),
     ]
 }

@@ -38,6 +38,32 @@ def test_compare_table_on_bundled_a9a(capsys):
     assert "logreg" in out and "pAUC[0,0.1]" in out
 
 
+def test_compare_tune_and_plot(small_svmlight, tmp_path, capsys):
+    png = tmp_path / "roc.png"
+    assert main(["compare", "--data", str(small_svmlight), "--methods", "logreg", "--tune",
+                 "--plot", str(png), "--json"]) == 0
+    captured = capsys.readouterr()
+    rows = json.loads(captured.out)
+    assert rows[0]["parameters"]["C"] in (0.01, 0.1, 1.0, 10.0)
+    assert "fitting logreg" in captured.err and "done" in captured.err
+    assert png.stat().st_size > 10_000 and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_compare_csv(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    lines = ["a,b,label"] + [f"{rng.normal() + k:.3f},{rng.normal():.3f},{'yes' if k else 'no'}"
+                             for k in rng.integers(0, 2, 120)]
+    path = tmp_path / "d.csv"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["compare", "--data", str(path), "--label-column", "label", "--pos-label",
+                 "yes", "--methods", "logreg", "--quiet", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["test_auc"] > 0.6
+    assert main(["compare", "--data", str(path), "--methods", "logreg", "--quiet"]) == 2
+    assert "--label-column" in capsys.readouterr().err
+    assert main(["compare", "--data", str(path), "--label-column", "nope", "--quiet"]) == 2
+    assert "no column" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["compare", "--data", "/no/such/file.svm"], "no such"),
     (["compare", "--fpr-range", "0.3", "0.1"], "fpr-range"),

@@ -72,7 +72,9 @@ class CuttingPlaneSolver:
         The cuts and the master QP; kept across calls to :meth:`solve`.
     w_ : ndarray of shape (d,)
     n_iter_ : int
-        Oracle calls of the last ``solve``.
+        Oracle calls of the last ``solve``; while ``solve`` runs, the number
+        of the current iteration (a live counter that progress displays read
+        from another thread).
     converged_ : bool
     history_ : dict of ndarray
         Per iteration: ``violation`` (``H(w) - xi``), ``xi``, ``primal``
@@ -154,10 +156,12 @@ class CuttingPlaneSolver:
         if w.shape != (d,):
             raise ValueError(f"w0 has shape {w.shape}, expected ({d},)")
         self.converged_ = False
+        self.n_iter_ = 0
         if self.verbose:
             print(f"{'iter':>5} {'violation':>11} {'xi':>11} {'primal':>12} {'dual':>12} "
                   f"{'cuts':>5} {'oracle s':>9} {'matvec s':>9} {'qp s':>8}")
         for it in range(1, self.max_iter + 1):
+            self.n_iter_ = it
             start = time.perf_counter()
             scores = X @ w
             t_matvec = time.perf_counter() - start

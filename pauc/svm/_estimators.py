@@ -21,6 +21,7 @@ never densified and never copied when already float64/float32.
 
 import numbers
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -112,8 +113,30 @@ class _StructuralSVM(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
     def _new_solver(self, C, tol):
-        return CuttingPlaneSolver(C, tol=tol, max_iter=self.max_iter, qp_solver=self.solver,
-                                  verbose=self.verbose)
+        solver = CuttingPlaneSolver(C, tol=tol, max_iter=self.max_iter, qp_solver=self.solver,
+                                    verbose=self.verbose)
+        self._live_solver = solver      # read by ``current_iteration`` while fit runs
+        return solver
+
+    @contextmanager
+    def _fitting(self):
+        """Forget the running solver when fit ends: a fitted estimator keeps
+        no solver (whose OSQP workspace would not pickle)."""
+        try:
+            yield
+        finally:
+            self.__dict__.pop("_live_solver", None)
+
+    @property
+    def current_iteration(self):
+        """Cutting-plane iteration of the solver running now, None outside ``fit``.
+
+        Meant for progress displays that poll the estimator from another
+        thread (``pauc compare``); the iteration counts restart with each
+        solve (the DC method runs one solve per outer step).
+        """
+        solver = self.__dict__.get("_live_solver")
+        return None if solver is None else getattr(solver, "n_iter_", None)
 
     def _run_solver(self, X, oracle, C, tol):
         solver = self._new_solver(C, tol)
@@ -255,7 +278,8 @@ class AUCSVM(_StructuralSVM):
         C, tol = self._check_common_params()
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight,
                                                          weighted_pairs=True)
-        with threadpool_limits(limits=1, user_api="blas"):    # see CuttingPlaneSolver.solve
+        # Single-threaded BLAS: see CuttingPlaneSolver.solve.
+        with threadpool_limits(limits=1, user_api="blas"), self._fitting():
             self._run_solver(
                 X, lambda scores: oracles.auc_oracle(scores, is_pos, sample_weight=weight),
                 C, tol)
@@ -331,6 +355,12 @@ class PartialAUCSVM(_StructuralSVM):
         ``surrogate="hinge"`` only: the outer objective ``1/2 ||w||^2 +
         C R_hinge(w)`` at the start and after each CCCP step (non-increasing
         up to the inner solver's tolerance); None for the other surrogates.
+    dc_inner_iter_ : ndarray of int or None
+        ``surrogate="hinge"`` only: cutting-plane iterations of each CCCP
+        step (``dc_inner_iter_[t]`` solves the convex problem of step
+        ``t + 1``; the ``init="tight"`` solve is not counted).  Later steps
+        reuse the cuts of ``f`` and need few iterations; ``n_iter_`` is the
+        sum.  None for the other surrogates.
 
     Notes
     -----
@@ -386,8 +416,9 @@ class PartialAUCSVM(_StructuralSVM):
                     f"dc_max_iter must be a positive integer, got {self.dc_max_iter!r}")
         oracle = _pauc_oracle(self.surrogate, is_pos, self.j_alpha_, self.j_beta_)
         operating = beta if self.operating_fpr is None else self.operating_fpr
-        self.dc_history_ = None
-        with threadpool_limits(limits=1, user_api="blas"):    # see CuttingPlaneSolver.solve
+        self.dc_history_ = self.dc_inner_iter_ = None
+        # Single-threaded BLAS: see CuttingPlaneSolver.solve.
+        with threadpool_limits(limits=1, user_api="blas"), self._fitting():
             if dc:
                 self._fit_dc(X, is_pos, oracle, C, tol, dc_tol)
             else:
@@ -420,6 +451,8 @@ class PartialAUCSVM(_StructuralSVM):
         self.converged_ = converged and all(step["inner_converged"] for step in steps)
         self.history_ = solver.history_
         self.dc_history_ = np.array([step["objective"] for step in steps])
+        # steps[0] is the starting point (no solve); one count per outer step after it.
+        self.dc_inner_iter_ = np.array([step["inner_iter"] for step in steps[1:]], dtype=np.intp)
         if not converged:
             warnings.warn(
                 f"the concave-convex procedure did not converge in dc_max_iter="

@@ -1,0 +1,18 @@
+"""The documentation builds without a warning and its examples run."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+@pytest.mark.parametrize("builder", ["html", "doctest"])
+def test_docs_build_warning_free(builder, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder,
+         "-d", str(tmp_path / "doctrees"), str(DOCS), str(tmp_path / builder)],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,78 @@
+"""The live progress line of ``pauc compare`` shows the cutting-plane iteration mid-fit."""
+
+import io
+import pickle
+import time
+
+import numpy as np
+import pytest
+
+import pauc.svm.oracles as oracles_module
+from pauc.__main__ import _Progress
+from pauc.svm import AUCSVM, PartialAUCSVM
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 5))
+    y = (X[:, 0] - X[:, 1] + rng.normal(size=120) > 0.5).astype(int)
+    return X, y
+
+
+def _spy(monkeypatch, name, seen, progress, delay=0.0):
+    """Wrap one oracle so that each call records the progress line of that moment."""
+    original = getattr(oracles_module, name)
+
+    def oracle(*args, **kwargs):
+        seen.append(progress[0]._line())
+        time.sleep(delay)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(oracles_module, name, oracle)
+
+
+def test_line_shows_the_live_iteration(data, monkeypatch):
+    X, y = data
+    est = AUCSVM(C=10.0, tol=1e-4)
+    seen, progress = [], [None]
+    progress[0] = _Progress("svm-auc", est, io.StringIO(), enabled=False)
+    _spy(monkeypatch, "auc_oracle", seen, progress)
+    assert est.current_iteration is None
+    assert "iteration" not in progress[0]._line()
+    est.fit(X, y)
+    # The k-th oracle call happens during iteration k, and the line says so.
+    assert len(seen) == est.n_iter_ >= 3
+    for k, line in enumerate(seen, start=1):
+        assert line.endswith(f"iteration {k}"), line
+    # After fit: no live solver left, the estimator pickles, the line is time only.
+    assert est.current_iteration is None
+    assert "iteration" not in progress[0]._line()
+    assert pickle.loads(pickle.dumps(est)).n_iter_ == est.n_iter_
+
+
+def test_partial_auc_svm_reports_iterations(data, monkeypatch):
+    X, y = data
+    est = PartialAUCSVM(fpr_range=(0.0, 0.3), C=10.0, tol=1e-4)
+    seen, progress = [], [None]
+    progress[0] = _Progress("svm-pauc", est, io.StringIO(), enabled=False)
+    _spy(monkeypatch, "pauc_tight_oracle", seen, progress)
+    est.fit(X, y)
+    assert len(seen) == est.n_iter_ >= 2
+    assert seen[-1].endswith(f"iteration {est.n_iter_}")
+
+
+def test_live_thread_prints_iterations(data, monkeypatch):
+    """The background thread (every 0.5 s) catches the iteration of a slow fit."""
+    X, y = data
+    est = AUCSVM(C=10.0, tol=1e-4)
+    stream = io.StringIO()
+    progress = [None]
+    # 0.2 s per oracle call: a fit of >= 3 iterations outlasts one 0.5 s tick.
+    _spy(monkeypatch, "auc_oracle", [], progress, delay=0.2)
+    with _Progress("svm-auc", est, stream, enabled=True) as p:
+        progress[0] = p
+        est.fit(X, y)
+    text = stream.getvalue()
+    assert "\rfitting svm-auc" in text and "iteration " in text
+    assert text.rstrip().endswith("done")
