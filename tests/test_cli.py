@@ -1,6 +1,5 @@
 """The command line: ``pauc compare``."""
 
-import io
 import json
 
 import numpy as np

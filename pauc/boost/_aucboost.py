@@ -23,9 +23,9 @@ is ``1 − (ε+ + ε−)/2``.
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._tags import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
+from .._base import BinaryRankerMixin
 from ..metrics import roc_auc
 from ._data import check_int, check_predict_data, check_training_data
 from ._learners import check_weak_ranker, make_learner, ranker_scores
@@ -36,7 +36,7 @@ from ._lemma4 import convert
 _MIN_ERROR = 1e-10
 
 
-class AUCBoost(ClassifierMixin, BaseEstimator):
+class AUCBoost(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     """AdaBoost on the balanced mixture with Lemma 4 weak classifiers (Theorem 2).
 
     Parameters
@@ -112,12 +112,6 @@ class AUCBoost(ClassifierMixin, BaseEstimator):
         self.weak_ranker = weak_ranker
         self.conversion = conversion
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        tags.input_tags.sparse = True
-        return tags
 
     def fit(self, X, y):
         """Run T rounds of AdaBoost on ½D+ + ½D− (spec §4, steps 1-3).

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._tags import ClassifierTags
 from sklearn.utils.validation import check_is_fitted
 
+from .._base import BinaryRankerMixin
 from ._coins import coins, row_keys
 from ._data import check_int, check_predict_data, check_training_data
 from ._learners import check_weak_ranker, make_learner, ranker_scores
@@ -85,7 +85,7 @@ def _node_id(layer, index):
     return layer * (layer - 1) // 2 + index
 
 
-class MartiRank(ClassifierMixin, BaseEstimator):
+class MartiRank(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     """Basic MartiRank / SMartiRank with the noise-tolerant estimators (paper 001, §4-5).
 
     Parameters
@@ -151,12 +151,6 @@ class MartiRank(ClassifierMixin, BaseEstimator):
         self.weak_ranker = weak_ranker
         self.min_class_count = min_class_count
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        tags.input_tags.sparse = True
-        return tags
 
     def _check_params(self):
         T = check_int(self.n_levels, "n_levels", 1)

@@ -30,6 +30,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
+from .._base import BinaryRankerMixin
 from .. import metrics
 from .._validation import check_fpr_range, check_positive_scalar, empirical_indices
 from . import oracles
@@ -52,14 +53,8 @@ def _pauc_oracle(surrogate, is_pos, j_alpha, j_beta):
     return lambda scores: search(scores, is_pos, j_alpha, j_beta)
 
 
-class _StructuralSVM(ClassifierMixin, BaseEstimator):
+class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     """Shared fit / predict of the structural SVMs (not public)."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        tags.input_tags.sparse = True
-        return tags
 
     # -------------------------------------------------------------- checks
     def _check_common_params(self):

@@ -21,10 +21,10 @@ import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils._tags import ClassifierTags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._base import BinaryRankerMixin
 from .._rank_distance import labels_kendall_distance
 from ._aggregation import (
     AGGREGATIONS,
@@ -48,7 +48,7 @@ def _fit_tree(params, X, y, rows, seed):
     return tree.fit(X[rows], y[rows])
 
 
-class RankingForest(BaseEstimator):
+class RankingForest(BinaryRankerMixin, BaseEstimator):
     """Ranking Forest: bootstrap + feature randomisation + rank aggregation (paper 003, §3.3).
 
     Each of the ``n_estimators`` trees is a :class:`~pauc.tree.TreeRank` grown
@@ -170,14 +170,6 @@ class RankingForest(BaseEstimator):
         self.oob_score = oob_score
         self.n_jobs = n_jobs
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        # A bipartite ranker: binary targets only (lets the common checks binarise y).
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        tags.input_tags.sparse = True
-        return tags
 
     # ------------------------------------------------------------------ checks
     def _check_params(self, n_samples):

@@ -23,10 +23,10 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
-from sklearn.utils._tags import ClassifierTags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from .._base import BinaryRankerMixin
 from . import _apply, _splitter
 
 _CRITERIA = {"gain": _splitter.GAIN, "gini": _splitter.GINI}
@@ -165,7 +165,7 @@ def _resolve_max_features(value, n_available, name, of):
     raise ValueError(f"{name} must be None, an int, a float, \"sqrt\" or \"log2\", got {value!r}")
 
 
-class TreeRank(BaseEstimator):
+class TreeRank(BinaryRankerMixin, BaseEstimator):
     """TreeRank ranking tree with LeafRank splits (paper 000, Sec. IV-A; paper 003, §2.3).
 
     The tree recursively splits the input space.  At a node holding the fraction
@@ -258,13 +258,6 @@ class TreeRank(BaseEstimator):
         self.prune = prune
         self.cv = cv
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.classifier_tags = ClassifierTags(multi_class=False)
-        tags.input_tags.sparse = True
-        return tags
 
     # ------------------------------------------------------------------ checks
     def _validate_params(self, n_features):
