@@ -14,5 +14,7 @@ def test_docs_build_warning_free(builder, tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder,
          "-d", str(tmp_path / "doctrees"), str(DOCS), str(tmp_path / builder)],
-        capture_output=True, text=True)
+        capture_output=True, text=True,
+        # not the repository root: "python -m" would put its uncompiled pauc/ first on sys.path
+        cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
