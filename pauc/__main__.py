@@ -102,7 +102,7 @@ class _Progress:
     def _line(self):
         # Under --tune the clones being fitted are out of reach: elapsed time only.
         iteration = getattr(self.estimator, "current_iteration", None)
-        text = f"fitting {self.name:<12} {time.perf_counter() - self._start:7.1f} s"
+        text = f"fitting {self.name:<14} {time.perf_counter() - self._start:7.1f} s"
         return text + (f"  iteration {iteration}" if iteration else "")
 
     def _run(self):
