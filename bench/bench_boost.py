@@ -16,7 +16,6 @@ shows the "soft" Lemma 4 variant and MartiRank for reference.
 """
 
 import argparse
-import time
 
 import numpy as np
 from sklearn.ensemble import AdaBoostClassifier
@@ -26,15 +25,7 @@ from sklearn.tree import DecisionTreeClassifier
 from pauc.boost import AUCBoost, MartiRank
 from pauc.datasets import load_a9a, make_ranking_forest_data
 
-
-def timed_fit(make, X, y, repeat):
-    best, model = np.inf, None
-    for _ in range(repeat):
-        model = make()
-        start = time.perf_counter()
-        model.fit(X, y)
-        best = min(best, time.perf_counter() - start)
-    return model, best
+from _timing import best_fit
 
 
 def adaboost(seed):
@@ -57,13 +48,13 @@ def main():
     }
 
     X, y, Xt, yt = load_a9a()
-    ada, t_ada = timed_fit(lambda: adaboost(0), X, y, args.repeat)
+    t_ada, ada = best_fit(lambda: adaboost(0), X, y, args.repeat)
     auc_ada = roc_auc_score(yt, ada.decision_function(Xt))
     print(f"a9a: {X.shape[0]} x {X.shape[1]} train, {Xt.shape[0]} test")
     print(f"{'model':24s} {'fit s':>8s} {'time ratio':>11s} {'test AUC':>9s} {'AUC ratio':>10s}")
     print(f"{'AdaBoost (stumps)':24s} {t_ada:8.2f} {1.0:11.3f} {auc_ada:9.4f} {1.0:10.4f}")
     for name, make in contenders.items():
-        model, t = timed_fit(lambda: make(0), X, y, args.repeat)
+        t, model = best_fit(lambda: make(0), X, y, args.repeat)
         auc = roc_auc_score(yt, model.decision_function(Xt))
         print(f"{name:24s} {t:8.2f} {t / t_ada:11.3f} {auc:9.4f} {auc / auc_ada:10.4f}")
 

@@ -27,7 +27,6 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 import warnings
 
 import numpy as np
@@ -38,19 +37,7 @@ from _oracle_timing import oracle_ratio_rows, synthetic_dense  # noqa: E402
 
 from pauc.datasets import load_a9a  # noqa: E402
 from pauc.svm import AUCSVM, PartialAUCSVM  # noqa: E402
-
-
-def best_fit(make, X, y, repeat):
-    """Best wall time of ``make().fit(X, y)`` and the estimator of that run."""
-    best, est_best = np.inf, None
-    for _ in range(repeat):
-        est = make()
-        start = time.perf_counter()
-        est.fit(X, y)
-        seconds = time.perf_counter() - start
-        if seconds < best:
-            best, est_best = seconds, est
-    return best, est_best
+from _timing import best_fit  # noqa: E402
 
 
 _RSS_CHILD = r"""

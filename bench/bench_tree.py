@@ -16,24 +16,14 @@ Run:  python bench/bench_tree.py [--repeat 3]
 """
 
 import argparse
-import time
 
-import numpy as np
 from sklearn.tree import DecisionTreeClassifier
 
 from pauc.datasets import load_a9a, make_ranking_forest_data
 from pauc.metrics import roc_auc
 from pauc.tree import TreeRank
 
-
-def best_fit_time(make, X, y, repeat):
-    best, model = np.inf, None
-    for _ in range(repeat):
-        model = make()
-        t0 = time.perf_counter()
-        model.fit(X, y)
-        best = min(best, time.perf_counter() - t0)
-    return best, model
+from _timing import best_fit
 
 
 def cart_scores(model, X):
@@ -52,19 +42,19 @@ def main():
 
     rows = []
     for name, (X_tr, y_tr, X_te, y_te) in datasets.items():
-        t_cart, cart = best_fit_time(
+        t_cart, cart = best_fit(
             lambda: DecisionTreeClassifier(max_depth=10, random_state=0), X_tr, y_tr, args.repeat)
         auc_cart = roc_auc(y_te, cart_scores(cart, X_te))
         rows.append((name, "CART depth 10 (reference)", t_cart, 1.0, auc_cart, 1.0))
         for lr_depth in (1, 3):
-            t, tr = best_fit_time(
+            t, tr = best_fit(
                 lambda: TreeRank(max_depth=10, leafrank_max_depth=lr_depth, random_state=0),
                 X_tr, y_tr, args.repeat)
             auc = roc_auc(y_te, tr.decision_function(X_te))
             rows.append((name, f"TreeRank(max_depth=10, leafrank_max_depth={lr_depth})",
                          t, t / t_cart, auc, auc / auc_cart))
         if name == "a9a":
-            t, tr = best_fit_time(lambda: TreeRank(random_state=0), X_tr, y_tr, args.repeat)
+            t, tr = best_fit(lambda: TreeRank(random_state=0), X_tr, y_tr, args.repeat)
             auc = roc_auc(y_te, tr.decision_function(X_te))
             rows.append((name, "TreeRank() defaults", t, t / t_cart, auc, auc / auc_cart))
 

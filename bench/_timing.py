@@ -1,0 +1,18 @@
+"""Timing helper shared by the benchmark scripts (the machines are shared and noisy)."""
+
+import time
+
+import numpy as np
+
+
+def best_fit(make, X, y, repeat):
+    """Best wall time of ``make().fit(X, y)`` over ``repeat`` runs, and that run's estimator."""
+    best, model_best = np.inf, None
+    for _ in range(repeat):
+        model = make()
+        start = time.perf_counter()
+        model.fit(X, y)
+        seconds = time.perf_counter() - start
+        if seconds < best:
+            best, model_best = seconds, model
+    return best, model_best
