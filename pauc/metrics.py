@@ -246,7 +246,7 @@ def tpr_at_fpr(y_true, y_score, fpr, *, interpolate=False, pos_label=None,
             return float(roc_tpr[k - 1])
         x0, x1, y0, y1 = roc_fpr[k - 1], roc_fpr[k], roc_tpr[k - 1], roc_tpr[k]
         return float(y0 + (y1 - y0) * (fpr - x0) / (x1 - x0))
-    feasible = roc_fpr <= fpr * (1.0 + 1e-12)
+    feasible = roc_fpr <= fpr
     return float(roc_tpr[feasible].max())
 
 
