@@ -135,6 +135,14 @@ def empirical_indices(n_negatives, fpr_range):
     return j_alpha, j_beta
 
 
+def check_int(value, name, low):
+    """``value`` as an int >= ``low``, or a ValueError naming the parameter (bools refused)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) \
+            or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
 def check_positive_scalar(value, name):
     if not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive finite number, got {value!r}")

@@ -26,8 +26,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import BinaryRankerMixin
+from .._validation import check_int
 from ..metrics import roc_auc
-from ._data import check_int, check_predict_data, check_training_data
+from ._data import check_predict_data, check_training_data
 from ._learners import check_weak_ranker, make_learner, ranker_scores
 from ._lemma4 import convert
 

@@ -1,17 +1,8 @@
 """Input checks shared by the boosters (one message per mistake, raised early)."""
 
-import numbers
-
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
-
-
-def check_int(value, name, low):
-    """``value`` as an int ≥ ``low`` or a ValueError naming the parameter."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
 
 
 def check_training_data(estimator, X, y):

@@ -32,7 +32,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._base import BinaryRankerMixin
 from ._coins import coins, row_keys
-from ._data import check_int, check_predict_data, check_training_data
+from .._validation import check_int
+from ._data import check_predict_data, check_training_data
 from ._learners import check_weak_ranker, make_learner, ranker_scores
 from ._lemma4 import BalancedClassifier, clean_fraction, convert, noise_contraction
 

@@ -44,6 +44,8 @@ import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
 
+from .._validation import check_int
+
 __all__ = ["make_treerank_gaussian", "make_ranking_forest_data", "optimal_auc",
            "ideal_tree_auc"]
 
@@ -56,9 +58,7 @@ _NAMES = ("RF10", "RF20", "RF10-sparse")
 
 
 def _check_n(n):
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    return int(n)
+    return check_int(n, "n", 1)
 
 
 def _check_p(p):
@@ -124,9 +124,7 @@ def make_treerank_gaussian(n, *, delta=1.0, orientation="axis", n_features=5, p=
     p = _check_p(p)
     if not isinstance(delta, numbers.Real) or not delta > 0:
         raise ValueError(f"delta must be positive, got {delta!r}")
-    if isinstance(n_features, bool) or not isinstance(n_features, numbers.Integral) \
-            or n_features < 1:
-        raise ValueError(f"n_features must be a positive integer, got {n_features!r}")
+    check_int(n_features, "n_features", 1)
     u = _gaussian_direction(n_features, orientation)
     rng = check_random_state(random_state)
     y = _labels(n, p, rng)
@@ -151,8 +149,7 @@ def ideal_tree_auc(delta, depth):
     """
     if not isinstance(delta, numbers.Real) or not delta > 0:
         raise ValueError(f"delta must be positive, got {delta!r}")
-    if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
-        raise ValueError(f"depth must be a non-negative integer, got {depth!r}")
+    check_int(depth, "depth", 0)
     delta = float(delta)
     alpha, beta = np.array([0.0, 1.0]), np.array([0.0, 1.0])
     for _ in range(depth):

@@ -31,8 +31,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from threadpoolctl import threadpool_limits
 
 from .._base import BinaryRankerMixin
-from .. import metrics
-from .._validation import check_fpr_range, check_positive_scalar, empirical_indices
+from .. import _ranking, metrics
+from .._validation import check_fpr_range, check_int, check_positive_scalar, empirical_indices
 from . import oracles
 from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
@@ -60,9 +60,7 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     def _check_common_params(self):
         C = check_positive_scalar(self.C, "C")
         tol = check_positive_scalar(self.tol, "tol")
-        if (not isinstance(self.max_iter, numbers.Integral) or isinstance(self.max_iter, bool)
-                or self.max_iter < 1):
-            raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
+        check_int(self.max_iter, "max_iter", 1)
         if self.solver not in _QP_SOLVERS:
             raise ValueError(f"solver must be one of {_QP_SOLVERS}, got {self.solver!r}")
         if self.operating_fpr is not None:
@@ -156,13 +154,13 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         pos = np.sort(scores[is_pos])
         neg = np.sort(scores[~is_pos])
         if operating_fpr is None:
-            # Youden's point: max TPR - FPR is reached at some positive's score;
-            # among ties take the highest threshold.  J = 0 at t = +inf.
-            tpr = 1.0 - np.searchsorted(pos, pos, side="left") / pos.shape[0]
-            fpr = 1.0 - np.searchsorted(neg, pos, side="left") / neg.shape[0]
-            youden = tpr - fpr
-            best = youden.shape[0] - 1 - int(np.argmax(youden[::-1]))
-            cut = float(pos[best]) if youden[best] >= 0 else np.inf
+            # Youden's point: max TPR - FPR over the ROC knots (one merge of the
+            # sorted classes); argmax takes the highest threshold among ties, and
+            # J = 0 at t = +inf.
+            fps, tps, thresholds = _ranking.roc_knots(pos, neg)
+            youden = tps / pos.shape[0] - fps / neg.shape[0]
+            best = int(np.argmax(youden))
+            cut = float(thresholds[best]) if youden[best] >= 0 else np.inf
         elif operating_fpr == 0.0:
             # Nothing negative above: cut at the lowest positive above every negative.
             i = np.searchsorted(pos, neg[-1], side="right")
@@ -405,10 +403,7 @@ class PartialAUCSVM(_StructuralSVM):
         dc = self.surrogate == "hinge" and self.j_alpha_ > 0
         if dc:
             dc_tol = check_positive_scalar(self.dc_tol, "dc_tol")
-            if (not isinstance(self.dc_max_iter, numbers.Integral)
-                    or isinstance(self.dc_max_iter, bool) or self.dc_max_iter < 1):
-                raise ValueError(
-                    f"dc_max_iter must be a positive integer, got {self.dc_max_iter!r}")
+            check_int(self.dc_max_iter, "dc_max_iter", 1)
         oracle = _pauc_oracle(self.surrogate, is_pos, self.j_alpha_, self.j_beta_)
         operating = beta if self.operating_fpr is None else self.operating_fpr
         self.dc_history_ = self.dc_inner_iter_ = None

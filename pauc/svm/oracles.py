@@ -132,6 +132,13 @@ def _check_sample_weight(sample_weight, scores, is_pos):
     return weight
 
 
+def _window_cut(scores, y, j_alpha, j_beta, naive):
+    """Validate, then run the shared prefix search of :mod:`pauc.svm._oracles`."""
+    scores, is_pos, n_pos = _check_scores_labels(scores, y)
+    j_alpha, j_beta = _check_indices(j_alpha, j_beta, scores.shape[0] - n_pos)
+    return _cut(scores, is_pos, n_pos, j_alpha, j_beta, naive)
+
+
 def auc_oracle(scores, y, sample_weight=None):
     """Most violated constraint of the AUC structural SVM (Joachims).
 
@@ -204,10 +211,7 @@ def pauc_tight_oracle(scores, y, j_alpha, j_beta):
     loss : float
         ``Delta^tr_pAUC`` of the maximiser, eq. (17).
     """
-    scores, is_pos, n_pos = _check_scores_labels(scores, y)
-    n_neg = scores.shape[0] - n_pos
-    j_alpha, j_beta = _check_indices(j_alpha, j_beta, n_neg)
-    return _cut(scores, is_pos, n_pos, j_alpha, j_beta, False)
+    return _window_cut(scores, y, j_alpha, j_beta, naive=False)
 
 
 def pauc_naive_oracle(scores, y, j_alpha, j_beta):
@@ -242,10 +246,7 @@ def pauc_naive_oracle(scores, y, j_alpha, j_beta):
     loss : float
         ``Delta_pAUC`` of the maximiser.
     """
-    scores, is_pos, n_pos = _check_scores_labels(scores, y)
-    n_neg = scores.shape[0] - n_pos
-    j_alpha, j_beta = _check_indices(j_alpha, j_beta, n_neg)
-    return _cut(scores, is_pos, n_pos, j_alpha, j_beta, True)
+    return _window_cut(scores, y, j_alpha, j_beta, naive=True)
 
 
 def structural_surrogate(oracle, scores, y, **kwargs):

@@ -25,6 +25,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import BinaryRankerMixin
+from .._validation import check_int
 from .._rank_distance import labels_kendall_distance
 from ._aggregation import (
     AGGREGATIONS,
@@ -173,16 +174,12 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ checks
     def _check_params(self, n_samples):
-        if not isinstance(self.n_estimators, numbers.Integral) or self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be a positive integer, got {self.n_estimators!r}")
+        check_int(self.n_estimators, "n_estimators", 1)
         if self.aggregation not in AGGREGATIONS:
             raise ValueError(f"aggregation must be one of {AGGREGATIONS}, got {self.aggregation!r}")
-        if not isinstance(self.max_cells, numbers.Integral) or self.max_cells < 2:
-            raise ValueError(f"max_cells must be an integer >= 2, got {self.max_cells!r}")
-        if self.kemeny_n_iter is not None and (
-                not isinstance(self.kemeny_n_iter, numbers.Integral) or self.kemeny_n_iter < 0):
-            raise ValueError(
-                f"kemeny_n_iter must be None or a non-negative integer, got {self.kemeny_n_iter!r}")
+        check_int(self.max_cells, "max_cells", 2)
+        if self.kemeny_n_iter is not None:
+            check_int(self.kemeny_n_iter, "kemeny_n_iter", 0)
         m = self.max_samples
         if m is None:
             return n_samples

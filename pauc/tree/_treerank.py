@@ -27,6 +27,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .._base import BinaryRankerMixin
+from .._validation import check_int
 from . import _apply, _splitter
 
 _CRITERIA = {"gain": _splitter.GAIN, "gini": _splitter.GINI}
@@ -130,13 +131,6 @@ class RankingTreeStructure:
         fp = np.concatenate(([0.0], np.cumsum(self.neg_weight[leaves])))
         tp = np.concatenate(([0.0], np.cumsum(self.pos_weight[leaves])))
         return np.column_stack((fp / fp[-1], tp / tp[-1]))
-
-
-def _check_int(value, name, low):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) \
-            or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
 
 
 def _resolve_max_features(value, n_available, name, of):
@@ -261,10 +255,10 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ checks
     def _validate_params(self, n_features):
-        _check_int(self.max_depth, "max_depth", 1)
-        _check_int(self.min_samples_split, "min_samples_split", 2)
-        _check_int(self.min_samples_leaf, "min_samples_leaf", 1)
-        _check_int(self.leafrank_max_depth, "leafrank_max_depth", 1)
+        check_int(self.max_depth, "max_depth", 1)
+        check_int(self.min_samples_split, "min_samples_split", 2)
+        check_int(self.min_samples_leaf, "min_samples_leaf", 1)
+        check_int(self.leafrank_max_depth, "leafrank_max_depth", 1)
         if self.leafrank_criterion not in _CRITERIA:
             raise ValueError(
                 f"leafrank_criterion must be one of {sorted(_CRITERIA)}, "
@@ -272,7 +266,7 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         if self.prune not in (None, "cv"):
             raise ValueError(f'prune must be None or "cv", got {self.prune!r}')
         if self.prune == "cv":
-            _check_int(self.cv, "cv", 2)
+            check_int(self.cv, "cv", 2)
         q0 = _resolve_max_features(self.max_features, n_features, "max_features",
                                    "the number of features")
         q1 = _resolve_max_features(self.leafrank_max_features, q0, "leafrank_max_features",
