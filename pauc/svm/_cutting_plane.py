@@ -76,6 +76,10 @@ class CuttingPlaneSolver:
         of the current iteration (a live counter that progress displays read
         from another thread).
     converged_ : bool
+    scores_ : ndarray of shape (n_samples,) or None
+        ``X @ w_`` from the last iteration when the method converged (the
+        estimators reuse it instead of another pass over ``X``); None when it
+        stopped at ``max_iter`` (``w_`` then comes from the last master solve).
     history_ : dict of ndarray
         Per iteration: ``violation`` (``H(w) - xi``), ``xi``, ``primal``
         (``J(w)``), ``dual`` (master dual value, a lower bound on ``min J``),
@@ -207,6 +211,7 @@ class CuttingPlaneSolver:
             dual = master.dual_objective()
         self.n_iter_ = it
         self.w_ = w
+        self.scores_ = scores if self.converged_ else None
         self.history_ = {name: np.asarray(values) for name, values in history.items()}
         if not self.converged_:
             warnings.warn(

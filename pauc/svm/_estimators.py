@@ -31,8 +31,9 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from threadpoolctl import threadpool_limits
 
 from .._base import BinaryRankerMixin
-from .. import _ranking, metrics
-from .._validation import check_fpr_range, check_int, check_positive_scalar, empirical_indices
+from .. import metrics
+from .._validation import (_classes, check_fpr_range, check_int, check_positive_scalar,
+                           empirical_indices)
 from . import oracles
 from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
@@ -73,8 +74,14 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     def _validate_training_data(self, X, y, sample_weight, weighted_pairs=False):
         X, y = validate_data(self, X, y, accept_sparse="csr",
                              dtype=[np.float64, np.float32], y_numeric=False)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
+        # _classes finds numeric labels with min/max and one pass (np.unique
+        # sorts: at 10^6 rows it cost half an iteration of the solver);
+        # scikit-learn's checker gives its usual error for anything unusual.
+        self.classes_ = _classes(y)
+        if self.classes_.shape[0] > 2 or y.dtype.kind not in "biu":
+            if not (y.dtype.kind == "f" and self.classes_.shape[0] <= 2
+                    and np.all(self.classes_ == np.floor(self.classes_))):
+                check_classification_targets(y)
         if self.classes_.shape[0] < 2:
             raise ValueError(
                 f"y holds only one class ({self.classes_.tolist()}); ranking needs both "
@@ -138,6 +145,12 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         self.n_iter_ = solver.n_iter_
         self.converged_ = solver.converged_
         self.history_ = solver.history_
+        return solver
+
+    def _training_scores(self, X, solver=None):
+        """``X @ coef_``, from the solver's last iteration when it has them."""
+        scores = None if solver is None else solver.scores_
+        return np.asarray(X @ self.coef_).ravel() if scores is None else scores
 
     def _set_threshold(self, scores, is_pos, operating_fpr):
         """``threshold_`` so that ``score >= threshold_`` picks the operating point.
@@ -151,16 +164,20 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         """
         # Two sorted class copies and binary searches: O(n) extra memory, no
         # full ROC curve (the fit's memory budget is 2.5 x the size of X).
-        pos = np.sort(scores[is_pos])
-        neg = np.sort(scores[~is_pos])
+        pos = scores[is_pos]
+        pos.sort()
+        neg = scores[~is_pos]
+        neg.sort()
         if operating_fpr is None:
-            # Youden's point: max TPR - FPR over the ROC knots (one merge of the
-            # sorted classes); argmax takes the highest threshold among ties, and
-            # J = 0 at t = +inf.
-            fps, tps, thresholds = _ranking.roc_knots(pos, neg)
-            youden = tps / pos.shape[0] - fps / neg.shape[0]
-            best = int(np.argmax(youden))
-            cut = float(thresholds[best]) if youden[best] >= 0 else np.inf
+            # Youden's point: max TPR - FPR.  Lowering the threshold past a
+            # score held only by negatives lowers TPR - FPR, so the best
+            # threshold is a positive's score (or +inf, where J = 0); among
+            # equal J the highest threshold wins.
+            tpr = (pos.shape[0] - np.searchsorted(pos, pos, side="left")) / pos.shape[0]
+            fpr = (neg.shape[0] - np.searchsorted(neg, pos, side="left")) / neg.shape[0]
+            youden = tpr - fpr
+            best = youden.shape[0] - 1 - int(np.argmax(youden[::-1]))
+            cut = float(pos[best]) if youden[best] >= 0 else np.inf
         elif operating_fpr == 0.0:
             # Nothing negative above: cut at the lowest positive above every negative.
             i = np.searchsorted(pos, neg[-1], side="right")
@@ -273,11 +290,10 @@ class AUCSVM(_StructuralSVM):
                                                          weighted_pairs=True)
         # Single-threaded BLAS: see CuttingPlaneSolver.solve.
         with threadpool_limits(limits=1, user_api="blas"), self._fitting():
-            self._run_solver(
+            solver = self._run_solver(
                 X, lambda scores: oracles.auc_oracle(scores, is_pos, sample_weight=weight),
                 C, tol)
-            self._set_threshold(np.asarray(X @ self.coef_).ravel(), is_pos,
-                                self.operating_fpr)
+            self._set_threshold(self._training_scores(X, solver), is_pos, self.operating_fpr)
         return self
 
     def score(self, X, y, sample_weight=None):
@@ -411,9 +427,10 @@ class PartialAUCSVM(_StructuralSVM):
         with threadpool_limits(limits=1, user_api="blas"), self._fitting():
             if dc:
                 self._fit_dc(X, is_pos, oracle, C, tol, dc_tol)
+                solver = None
             else:
-                self._run_solver(X, oracle, C, tol)
-            self._set_threshold(np.asarray(X @ self.coef_).ravel(), is_pos, operating)
+                solver = self._run_solver(X, oracle, C, tol)
+            self._set_threshold(self._training_scores(X, solver), is_pos, operating)
         return self
 
     def _initial_weights(self, X, oracle, C, tol):

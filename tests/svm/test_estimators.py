@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings, strategies as st
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV
@@ -154,6 +155,26 @@ def test_default_operating_points():
     youden = pred[y == 1].mean() - pred[y == 0].mean()
     best = max((s[y == 1] >= t).mean() - (s[y == 0] >= t).mean() for t in s)
     assert youden == pytest.approx(best)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.integers(-4, 4), st.booleans()), min_size=2, max_size=12)
+       .filter(lambda rows: 0 < sum(p for _, p in rows) < len(rows)))
+def test_youden_threshold_is_the_highest_best_threshold(rows):
+    """Default AUCSVM operating point against brute force over every distinct score (ties)."""
+    scores = np.array([s for s, _ in rows], dtype=np.float64)
+    is_pos = np.array([p for _, p in rows])
+    est = AUCSVM()
+    est._set_threshold(scores, is_pos, None)
+
+    def youden(t):
+        return (scores[is_pos] >= t).mean() - (scores[~is_pos] >= t).mean()
+
+    values = {t: youden(t) for t in set(scores.tolist())}
+    best = max(values.values())
+    # the highest maximising score (J = 0 at +inf only if every score is worse)
+    t_star = max(t for t, v in values.items() if v == best) if best >= 0 else np.inf
+    np.testing.assert_array_equal(scores >= est.threshold_, scores >= t_star)
 
 
 def test_grid_search_with_pauc_scorer_in_a_pipeline():
