@@ -5,8 +5,9 @@
 * :class:`MartiRank` -- the layered branching program with the SMartiRank
   freezing rule and the noise-tolerant estimators for a known noise rate
   (§4-5, Theorems 8-10);
-* :class:`RankingStump` -- the default weak ranker: the feature and sign of
-  highest weighted AUC, one Cython sweep per feature.
+* :class:`RankingStump` -- the default weak ranker: the feature and sign (and,
+  for AUCBoost's ``criterion="split_auc"``, the threshold) of highest weighted
+  AUC, one Cython sweep per feature.
 """
 
 from ._aucboost import AUCBoost

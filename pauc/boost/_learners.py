@@ -5,8 +5,8 @@ A booster hands the oracle a distribution over its training sample -- weights
 reweighting) -- and gets back a ranking function ``h`` and its scores on those
 rows.  Two oracles:
 
-* :class:`StumpLearner` -- the ranking stump; the columns are sorted once per
-  fit and every call is one Cython sweep (spec §7, candidate 1);
+* :class:`StumpLearner` -- the ranking stump (either criterion); the columns
+  are sorted once per fit and every call is one Cython sweep (spec §7);
 * :class:`EstimatorLearner` -- any scikit-learn estimator with
   ``decision_function`` or ``predict_proba`` (e.g. ``pauc.tree.TreeRank``),
   cloned and fitted on each distribution, with ``sample_weight`` when its
@@ -20,7 +20,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import has_fit_parameter
 
 from ..metrics import roc_auc
-from ._stump import ColumnStore, RankingStump, best_feature, column_scores
+from ._stump import ColumnStore, RankingStump, check_criterion, stump_scores
 
 
 def check_weak_ranker(weak_ranker):
@@ -34,18 +34,24 @@ def check_weak_ranker(weak_ranker):
             f"fit and decision_function or predict_proba, got {weak_ranker!r}")
 
 
-def make_learner(weak_ranker, X, is_pos, classes, rng):
-    """The oracle for ``weak_ranker`` (None: the ranking stump) on a training sample."""
+def make_learner(weak_ranker, X, is_pos, classes, rng, default_criterion="auc"):
+    """The oracle for ``weak_ranker`` on a training sample.
+
+    None means the booster's default ranking stump,
+    ``RankingStump(criterion=default_criterion)``.
+    """
     check_weak_ranker(weak_ranker)
-    if weak_ranker is None or type(weak_ranker) is RankingStump:
-        return StumpLearner(X, is_pos, classes)
+    if weak_ranker is None:
+        return StumpLearner(X, is_pos, classes, default_criterion)
+    if type(weak_ranker) is RankingStump:
+        return StumpLearner(X, is_pos, classes, weak_ranker.criterion)
     return EstimatorLearner(weak_ranker, X, is_pos, rng)
 
 
 def ranker_scores(ranker, orientation, X):
     """Scores ``orientation · h(X)`` of a fitted weak ranker on validated ``X``."""
     if type(ranker) is RankingStump:
-        return column_scores(X, ranker.feature_, ranker.sign_)
+        return stump_scores(ranker, X)
     if hasattr(ranker, "decision_function"):
         s = np.asarray(ranker.decision_function(X), dtype=np.float64)
     else:
@@ -61,7 +67,9 @@ def ranker_scores(ranker, orientation, X):
 class StumpLearner:
     """Ranking-stump oracle over a presorted copy of the training columns."""
 
-    def __init__(self, X, is_pos, classes):
+    def __init__(self, X, is_pos, classes, criterion="auc"):
+        check_criterion(criterion)
+        self.criterion = criterion
         self.store = ColumnStore.from_matrix(X)
         # Column slices of CSC are cheap; keep the sample in that format.
         self.X = sp.csc_matrix(X) if sp.issparse(X) else X
@@ -86,11 +94,11 @@ class StumpLearner:
             neg = mask & ~pos
         else:
             neg = ~pos
-        aucs = store.aucs(weight, self.is_pos, weight[pos].sum(), weight[neg].sum())
-        stump = RankingStump()._set(*best_feature(aucs))
+        stump = RankingStump(criterion=self.criterion)._search(
+            store, weight, self.is_pos, weight[pos].sum(), weight[neg].sum())
         stump.classes_ = self.classes
         stump.n_features_in_ = self.X.shape[1]
-        scores = column_scores(self.X, stump.feature_, stump.sign_)
+        scores = stump_scores(stump, self.X)
         return stump, 1.0, scores if rows is None else scores[rows]
 
 

@@ -1,11 +1,18 @@
 """The ranking stump: the single feature (and sign) of highest weighted AUC.
 
-Spec ``seed-001-aucboost.md`` §7, candidate 1: ``h(x) = s·x_j`` for the feature
-``j`` and sign ``s ∈ {±1}`` maximising the weighted AUC.  Each column is sorted
-once (:class:`ColumnStore`); every later search is one O(nnz) sweep per column
-in Cython (:func:`pauc.boost._weak.column_aucs`), whatever the weights, so a
-booster pays the sort once for all its rounds.  ``AUC(−h) = 1 − AUC(h)`` gives
-the other orientation for free.
+Two kinds of ranking stump, both found by one O(nnz) sweep per presorted column:
+
+* ``criterion="auc"`` -- spec ``seed-001-aucboost.md`` §7, candidate 1:
+  ``h(x) = s·x_j`` for the feature ``j`` and sign ``s ∈ {±1}`` maximising the
+  weighted AUC of the score itself (:func:`pauc.boost._weak.column_aucs`;
+  ``AUC(−h) = 1 − AUC(h)`` gives the other orientation for free);
+* ``criterion="split_auc"`` -- the two-valued stump ``h(x) = 1[s·x_j ≥ θ]``
+  maximising the weighted AUC over ``j``, ``s`` and ``θ``.  A two-valued ranker
+  has AUC ``1 − (ε+ + ε−)/2 = ½ + (TPR − FPR)/2`` (paper 001, Lemma 5), so this
+  is the split of largest Youden J (:func:`pauc.boost._weak.column_splits`).
+
+Each column is sorted once (:class:`ColumnStore`), whatever the weights, so a
+booster pays the sort once for all its rounds.
 """
 
 import numpy as np
@@ -14,7 +21,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from ._weak import column_aucs
+from ._weak import column_aucs, column_splits
 
 
 class ColumnStore:
@@ -25,11 +32,14 @@ class ColumnStore:
     the sweep gives them the class weight left over.
     """
 
-    def __init__(self, indptr, rows, values, n_samples):
+    def __init__(self, indptr, rows, values, n_samples, n_rows=None):
         self.indptr = np.ascontiguousarray(indptr, dtype=np.intp)
         self.rows = np.ascontiguousarray(rows, dtype=np.intp)
         self.values = np.ascontiguousarray(values, dtype=np.float64)
         self.n_samples = n_samples
+        # Rows the store stands for (all, or a node's subset): a column storing
+        # fewer entries has implicit zeros.
+        self.n_rows = n_samples if n_rows is None else n_rows
 
     @classmethod
     def from_matrix(cls, X):
@@ -51,7 +61,7 @@ class ColumnStore:
         keep = np.asarray(mask, dtype=bool)[self.rows]
         cum = np.concatenate(([0], np.cumsum(keep)))
         return ColumnStore(cum[self.indptr], self.rows[keep], self.values[keep],
-                           self.n_samples)
+                           self.n_samples, int(np.count_nonzero(mask)))
 
     def aucs(self, weight, is_pos, tot_pos, tot_neg):
         """Weighted AUC of each column used as a score (ascending orientation)."""
@@ -60,6 +70,13 @@ class ColumnStore:
                            np.ascontiguousarray(is_pos, dtype=np.uint8),
                            float(tot_pos), float(tot_neg))
 
+    def splits(self, weight, is_pos, tot_pos, tot_neg):
+        """Best split ``s·x_j ≥ θ`` of each column by TPR − FPR: (gain, sign, θ) arrays."""
+        return column_splits(self.indptr, self.rows, self.values,
+                             np.ascontiguousarray(weight, dtype=np.float64),
+                             np.ascontiguousarray(is_pos, dtype=np.uint8),
+                             float(tot_pos), float(tot_neg), self.n_rows)
+
 
 def best_feature(aucs):
     """(feature, sign, AUC) of the best column and orientation; first index on ties."""
@@ -67,6 +84,12 @@ def best_feature(aucs):
     j = int(np.argmax(oriented))
     sign = 1.0 if aucs[j] >= 0.5 else -1.0
     return j, sign, float(oriented[j])
+
+
+def best_split(gain, sign, theta):
+    """(feature, sign, split AUC ½ + J/2, θ) of the best split; first index on ties."""
+    j = int(np.argmax(gain))
+    return j, float(sign[j]), 0.5 + 0.5 * float(gain[j]), float(theta[j])
 
 
 def column_scores(X, feature, sign):
@@ -78,12 +101,34 @@ def column_scores(X, feature, sign):
     return sign * col
 
 
-class RankingStump(BaseEstimator):
-    """Ranking stump ``h(x) = s·x_j`` maximising the weighted AUC (spec §7).
+def stump_scores(stump, X):
+    """Scores of a fitted :class:`RankingStump` on validated ``X``."""
+    h = column_scores(X, stump.feature_, stump.sign_)
+    if stump.criterion == "split_auc":
+        return (h >= stump.threshold_).astype(np.float64)
+    return h
 
-    The default weak ranker of :class:`AUCBoost` and :class:`MartiRank`
-    (paper 001, Def. 1: a weak ranker returns ``h`` with AUC ≥ ½ + γ on any
-    distribution it is given).
+
+_CRITERIA = ("auc", "split_auc")
+
+
+class RankingStump(BaseEstimator):
+    """Ranking stump of highest weighted AUC over features and orientations (spec §7).
+
+    A weak ranker in the sense of paper 001, Def. 1 (it returns ``h`` with
+    AUC ≥ ½ + γ on the distribution it is given); the default weak ranker of
+    :class:`AUCBoost` (``criterion="split_auc"``) and of :class:`MartiRank`
+    (``criterion="auc"``).
+
+    Parameters
+    ----------
+    criterion : {"auc", "split_auc"}, default="auc"
+        "auc": ``h(x) = s·x_j`` maximising the weighted AUC of the score
+        ``s·x_j`` (spec §7, candidate 1).  "split_auc": the two-valued
+        ``h(x) = 1[s·x_j ≥ θ]`` maximising the weighted AUC over ``j``, ``s``
+        and ``θ``; by Lemma 5 its AUC is ``½ + (TPR − FPR)/2``, so this is the
+        split of largest Youden J, the very quantity Lemma 4's threshold
+        maximises.
 
     Attributes
     ----------
@@ -91,6 +136,10 @@ class RankingStump(BaseEstimator):
         Index of the chosen feature ``j``.
     sign_ : float
         Orientation ``s`` (+1: larger values rank higher).
+    threshold_ : float
+        θ of the split (``criterion="split_auc"``), midway between two distinct
+        values of ``s·x_j``; ``-inf`` when no split separates the classes (then
+        ``h ≡ 1`` and the AUC is ½).  NaN for ``criterion="auc"``.
     auc_ : float
         Weighted training AUC of ``h`` (ties ½), ``≥ ½`` by construction.
     classes_ : array of shape (2,)
@@ -100,8 +149,12 @@ class RankingStump(BaseEstimator):
     Notes
     -----
     Ties between features keep the lowest index; a feature with AUC exactly ½
-    gets ``s = +1``.
+    gets ``s = +1``.  Between splits of equal J the orientation +1 wins, and
+    within a column the smaller accepted set (as in Lemma 4's threshold).
     """
+
+    def __init__(self, criterion="auc"):
+        self.criterion = criterion
 
     def fit(self, X, y, sample_weight=None):
         """Search all features and both orientations, one sweep per feature.
@@ -116,6 +169,7 @@ class RankingStump(BaseEstimator):
         -------
         self
         """
+        check_criterion(self.criterion)
         X, y = validate_data(self, X, y, accept_sparse=["csc", "csr", "coo"],
                              dtype=np.float64, ensure_min_samples=2)
         check_classification_targets(y)
@@ -130,18 +184,29 @@ class RankingStump(BaseEstimator):
         tot_pos, tot_neg = w[is_pos == 1].sum(), w[is_pos == 0].sum()
         if tot_pos <= 0 or tot_neg <= 0:
             raise ValueError("sample_weight gives one class a total weight of zero")
-        aucs = ColumnStore.from_matrix(X).aucs(w, is_pos, tot_pos, tot_neg)
         self.classes_ = classes
-        self._set(*best_feature(aucs))
+        self._search(ColumnStore.from_matrix(X), w, is_pos, tot_pos, tot_neg)
         return self
 
-    def _set(self, feature, sign, auc):
-        self.feature_, self.sign_, self.auc_ = feature, sign, auc
+    def _search(self, store, w, is_pos, tot_pos, tot_neg):
+        """Fit the stump on a presorted store (shared with the boosters' oracle)."""
+        if self.criterion == "split_auc":
+            j, sign, auc, theta = best_split(*store.splits(w, is_pos, tot_pos, tot_neg))
+        else:
+            j, sign, auc = best_feature(store.aucs(w, is_pos, tot_pos, tot_neg))
+            theta = np.nan
+        self.feature_, self.sign_, self.auc_, self.threshold_ = j, sign, auc, theta
         return self
 
     def decision_function(self, X):
-        """``h(x) = s·x_j``; higher means more likely positive."""
+        """``h(x)``: ``s·x_j``, or ``1[s·x_j ≥ θ]`` for ``criterion="split_auc"``."""
         check_is_fitted(self, "feature_")
         X = validate_data(self, X, reset=False, accept_sparse=["csc", "csr", "coo"],
                           dtype=np.float64)
-        return column_scores(X, self.feature_, self.sign_)
+        return stump_scores(self, X)
+
+
+def check_criterion(criterion):
+    """Refuse an unknown stump criterion (clear message)."""
+    if criterion not in _CRITERIA:
+        raise ValueError(f'criterion must be "auc" or "split_auc", got {criterion!r}')

@@ -9,6 +9,10 @@ Two sweeps, each one pass over scores that are **already sorted ascending**
   ``AUC_w = Σ_{i∈P} Σ_{k∈N} w_i w_k [1(h_i > h_k) + ½·1(h_i = h_k)] / (W+ W−)``),
   one sweep per column of a presorted column store.  The ranking stump takes
   the best feature and orientation, using ``AUC(−h) = 1 − AUC(h)``.
+* :func:`column_splits` -- for every feature, the split ``s·x_j ≥ θ`` (both
+  orientations s = ±1) maximising TPR − FPR: the one-split ranking stump of
+  highest weighted AUC, since a two-valued ranker has AUC ``½ + (TPR − FPR)/2``
+  (Lemma 5 with ε+ = 1 − TPR, ε− = FPR);
 * :func:`youden_threshold` -- the threshold θ maximising TPR − FPR with the
   paper's ``h(x) ≥ θ`` convention (Lemma 4, step 1: "minimize the sum of the
   error rates on the positive and negative examples").
@@ -108,6 +112,139 @@ def column_aucs(const Py_ssize_t[::1] indptr, const Py_ssize_t[::1] rows,
             out_v[j] = _column_auc_num(values, rows, indptr[j], indptr[j + 1], w, is_pos,
                                        tot_pos, tot_neg) / denom
     return out
+
+
+cdef struct _SplitSweep:
+    # Running state of one column's ascending sweep over groups of tied values.
+    double below_pos, below_neg      # class weights strictly below the current group
+    double prev_v                    # value of the previous (non-empty) group
+    bint have_prev
+    double best_up, theta_up         # best J of an upper set {x ≥ θ}
+    double best_low, theta_low       # best J of a lower set {x ≤ θ}
+
+
+cdef inline void _split_group(_SplitSweep *s, double v, double gpos, double gneg,
+                              double tot_pos, double tot_neg) noexcept nogil:
+    # The boundary between the previous group and this one (value v) splits the
+    # column into {x ≤ prev_v} and {x ≥ v}: J(upper) = F−(below) − F+(below),
+    # J(lower) = −J(upper).  Thresholds sit midway, as in youden_threshold.
+    cdef double j_up, mid
+    if s.have_prev:
+        j_up = s.below_neg / tot_neg - s.below_pos / tot_pos
+        mid = 0.5 * s.prev_v + 0.5 * v
+        # Ties in J: the smallest accepted set (highest θ for {x ≥ θ}, lowest
+        # θ for {x ≤ θ}), the rule youden_threshold follows.
+        if j_up > 0.0 and j_up >= s.best_up:
+            s.best_up = j_up
+            s.theta_up = mid if mid > s.prev_v else v     # adjacent doubles
+        if -j_up > s.best_low:
+            s.best_low = -j_up
+            s.theta_low = mid if mid < v else s.prev_v
+    s.below_pos += gpos
+    s.below_neg += gneg
+    s.prev_v = v
+    s.have_prev = True
+
+
+cdef void _column_split(const double[::1] values, const Py_ssize_t[::1] rows,
+                        Py_ssize_t start, Py_ssize_t end, Py_ssize_t n_rows,
+                        const double[::1] w, const unsigned char[::1] is_pos,
+                        double tot_pos, double tot_neg, double *gain, double *sign,
+                        double *theta) noexcept nogil:
+    cdef _SplitSweep s
+    s.below_pos = 0.0
+    s.below_neg = 0.0
+    s.prev_v = 0.0
+    s.have_prev = False
+    s.best_up = 0.0
+    s.theta_up = -INFINITY
+    s.best_low = 0.0
+    s.theta_low = INFINITY
+    cdef double stored_pos = 0.0, stored_neg = 0.0, gpos, gneg, v
+    cdef Py_ssize_t k, r
+    for k in range(start, end):
+        r = rows[k]
+        if is_pos[r]:
+            stored_pos += w[r]
+        else:
+            stored_neg += w[r]
+    # Implicit zeros of sparse storage: the rows not stored, with the class
+    # weight left over.  They exist (and form a group) only if some row is missing.
+    cdef bint zero_exists = n_rows > end - start
+    cdef double zpos = tot_pos - stored_pos, zneg = tot_neg - stored_neg
+    if zpos < 0.0:
+        zpos = 0.0
+    if zneg < 0.0:
+        zneg = 0.0
+    cdef bint zero_done = not zero_exists
+    k = start
+    while k < end:
+        v = values[k]
+        gpos = 0.0
+        gneg = 0.0
+        if not zero_done and v >= 0.0:
+            zero_done = True
+            if v == 0.0:
+                gpos = zpos          # stored and implicit zeros are one group
+                gneg = zneg
+            else:
+                _split_group(&s, 0.0, zpos, zneg, tot_pos, tot_neg)
+        while k < end and values[k] == v:
+            r = rows[k]
+            if is_pos[r]:
+                gpos += w[r]
+            else:
+                gneg += w[r]
+            k += 1
+        _split_group(&s, v, gpos, gneg, tot_pos, tot_neg)
+    if not zero_done:
+        _split_group(&s, 0.0, zpos, zneg, tot_pos, tot_neg)
+    # Orientation +1 (rule x ≥ θ) first on ties; −1 is the rule −x ≥ −θ_low.
+    if s.best_up >= s.best_low:
+        gain[0] = s.best_up
+        sign[0] = 1.0
+        theta[0] = s.theta_up
+    else:
+        gain[0] = s.best_low
+        sign[0] = -1.0
+        theta[0] = -s.theta_low
+
+
+def column_splits(const Py_ssize_t[::1] indptr, const Py_ssize_t[::1] rows,
+                  const double[::1] values, const double[::1] w,
+                  const unsigned char[::1] is_pos, double tot_pos, double tot_neg,
+                  Py_ssize_t n_rows):
+    """Best split ``s·x_j ≥ θ`` of every column of a presorted store, by TPR − FPR.
+
+    Parameters
+    ----------
+    indptr, rows, values : the column store (values ascending within a column).
+    w : float64 array (n_samples,), sample weights indexed by row.
+    is_pos : uint8 array (n_samples,), 1 for positives.
+    tot_pos, tot_neg : total weight of each class among the rows considered
+        (stored or implicit); must be > 0.
+    n_rows : number of rows considered; a column storing fewer has implicit zeros.
+
+    Returns
+    -------
+    gain : float64 array (n_columns,), ``max_{s,θ} TPR − FPR ≥ 0`` of the rule
+        ``s·x_j ≥ θ``; the split's weighted AUC is ``½ + gain/2``.
+    sign : float64 array, the orientation s (+1 on ties).
+    theta : float64 array, θ midway between two distinct values of ``s·x_j``
+        (``-inf`` when no split has a positive gain).
+    """
+    if tot_pos <= 0.0 or tot_neg <= 0.0:
+        raise ValueError("both classes need a positive total weight")
+    cdef Py_ssize_t q = indptr.shape[0] - 1, j
+    gain = np.empty(q, dtype=np.float64)
+    sign = np.empty(q, dtype=np.float64)
+    theta = np.empty(q, dtype=np.float64)
+    cdef double[::1] g_v = gain, s_v = sign, t_v = theta
+    with nogil:
+        for j in range(q):
+            _column_split(values, rows, indptr[j], indptr[j + 1], n_rows, w, is_pos,
+                          tot_pos, tot_neg, &g_v[j], &s_v[j], &t_v[j])
+    return gain, sign, theta
 
 
 def youden_threshold(const double[::1] score, const unsigned char[::1] is_pos,

