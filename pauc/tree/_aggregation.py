@@ -46,7 +46,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 from sklearn.utils import check_random_state
 
-from ._kemeny import anneal, insert_points, kemeny_cost, pairwise_wins, polish
+from ._kemeny import _transpose, anneal, insert_points, kemeny_cost, pairwise_wins, polish
 
 AGGREGATIONS = ("kemeny", "mean_rank", "median_rank", "footrule", "plugin", "mean_score")
 
@@ -235,8 +235,13 @@ def kemeny_median(cell_leaves, weights=None, *, n_iter=None, init="mean_rank",
     weights : array of shape (K,), default=None
         Cell masses (default 1).
     n_iter : int, default=None
-        Annealing moves; ``None`` gives ``max(20000, 5·K)``; 0 skips the
-        annealing (local search only).
+        Annealing moves; ``None`` gives ``max(2000, K, min(20000, 4·10⁶/K))``
+        (20,000 up to K = 200 cells, 2,000 at K = 2,000); 0 skips the
+        annealing (local search only).  Measured on a forest of 50 trees
+        on RF 20 (K = 2,000 cells): 20,000 moves at ``temperature=1`` never
+        improved on the mean-rank start (0.14 % at ``temperature=0.001``),
+        while the best-insertion descent lowered the objective by 1.7 %; the
+        default budget keeps the paper's annealing step at a small cost.
     init : {"mean_rank", "median_rank"}, default="mean_rank"
         Starting order (the paper's two options).
     temperature : float, default=1.0
@@ -260,7 +265,10 @@ def kemeny_median(cell_leaves, weights=None, *, n_iter=None, init="mean_rank",
         raise ValueError(f"init must be 'mean_rank' or 'median_rank', got {init!r}")
     n_cells, n_trees = cell_leaves.shape
     if n_iter is None:
-        n_iter = max(20000, 5 * n_cells)
+        # A move costs O(K): 20,000 moves on small profiles (where the annealing
+        # matters: it finds the exact median), a budget of 4·10⁶ pair updates
+        # on larger ones, and at least K moves.
+        n_iter = max(2000, n_cells, min(20000, 4_000_000 // n_cells))
     if not (isinstance(n_iter, (int, np.integer)) and n_iter >= 0):
         raise ValueError(f"n_iter must be a non-negative integer, got {n_iter!r}")
     if not (np.isfinite(temperature) and temperature > 0):
@@ -273,15 +281,17 @@ def kemeny_median(cell_leaves, weights=None, *, n_iter=None, init="mean_rank",
     table = pairwise_wins(cell_leaves)
     keys = start_keys.copy()
     seed = int(rng.randint(0, 2**31 - 1)) * 2654435761 + 1
+    table_t = _transpose(table)
     start_cost, _ = anneal(keys, table, weights, n_trees, int(n_iter), float(temperature),
-                           seed % 2**64, bool(allow_ties))
-    cost, _ = polish(keys, table, weights, n_trees, int(max_sweeps), bool(allow_ties))
+                           seed % 2**64, bool(allow_ties), table_t)
+    cost, _ = polish(keys, table, weights, n_trees, int(max_sweeps), bool(allow_ties), table_t)
     # Single-cell moves cannot merge, split or swap whole groups of cells that
     # the trees treat alike; alternate them with such block moves until stable.
     for _ in range(int(max_sweeps)):
         if not _block_moves(keys, table, weights, n_trees, bool(allow_ties)):
             break
-        cost, _ = polish(keys, table, weights, n_trees, int(max_sweeps), bool(allow_ties))
+        cost, _ = polish(keys, table, weights, n_trees, int(max_sweeps), bool(allow_ties),
+                         table_t)
     if cost > start_cost:                   # cannot happen; guard against rounding
         keys, cost = start_keys, start_cost
     return KemenyResult(_dense(keys), float(cost), float(start_cost), int(n_iter))

@@ -98,27 +98,38 @@ def pairwise_wins(const cnp.int32_t[:, ::1] cell_leaves):
 
 
 cdef double _total_cost(const double[::1] keys, const count_t[:, ::1] A,
-                        const double[::1] w, int n_trees) noexcept nogil:
+                        const count_t[:, ::1] AT, const double[::1] w,
+                        int n_trees) noexcept nogil:
     cdef Py_ssize_t n = keys.shape[0], k, l
     cdef double total = 0.0, row
     for k in range(n):
         row = 0.0
         for l in range(k + 1, n):
-            row = row + w[l] * _pair_cost(keys[k], keys[l], A[k, l], A[l, k], n_trees)
+            row = row + w[l] * _pair_cost(keys[k], keys[l], A[k, l], AT[k, l], n_trees)
         total = total + w[k] * row
     return total
 
 
+def _transpose(A):
+    """``A.T`` in row order: the O(K) loops over a cell's pairs read ``A[k, m]`` and
+    ``A[m, k]``; the second, a column of A, is a row of ``A.T`` (no cache misses)."""
+    return np.ascontiguousarray(np.asarray(A).T)
+
+
 def kemeny_cost(const double[::1] keys, const count_t[:, ::1] A, const double[::1] w,
-                int n_trees):
-    """Objective Σ_b Σ_{k<l} w_k w_l U_kl(≼_keys, ≼_b) in O(K²)."""
+                int n_trees, AT=None):
+    """Objective Σ_b Σ_{k<l} w_k w_l U_kl(≼_keys, ≼_b) in O(K²).
+
+    ``AT``: ``A.T`` in row order if the caller has it (computed otherwise)."""
+    cdef const count_t[:, ::1] At = _transpose(A) if AT is None else AT
     cdef double out
     with nogil:
-        out = _total_cost(keys, A, w, n_trees)
+        out = _total_cost(keys, A, At, w, n_trees)
     return out
 
 
-cdef double _move_delta(double[::1] keys, const count_t[:, ::1] A, const double[::1] w,
+cdef double _move_delta(double[::1] keys, const count_t[:, ::1] A,
+                        const count_t[:, ::1] AT, const double[::1] w,
                         int n_trees, Py_ssize_t k, double new_key) noexcept nogil:
     """Change of the objective when cell k takes key ``new_key`` (O(K))."""
     cdef Py_ssize_t n = keys.shape[0], m
@@ -127,8 +138,8 @@ cdef double _move_delta(double[::1] keys, const count_t[:, ::1] A, const double[
         if m == k:
             continue
         delta = delta + w[m] * (
-            _pair_cost(new_key, keys[m], A[k, m], A[m, k], n_trees)
-            - _pair_cost(old_key, keys[m], A[k, m], A[m, k], n_trees))
+            _pair_cost(new_key, keys[m], A[k, m], AT[k, m], n_trees)
+            - _pair_cost(old_key, keys[m], A[k, m], AT[k, m], n_trees))
     return w[k] * delta
 
 
@@ -175,7 +186,7 @@ def _respread(double[::1] keys):
 
 def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n_trees,
            Py_ssize_t n_iter, double temperature, unsigned long long seed,
-           bint allow_ties=True):
+           bint allow_ties=True, AT=None):
     """Simulated annealing over bucket orders, keeping the best order visited.
 
     One move takes a random cell k and a random other cell l and puts k in
@@ -198,8 +209,9 @@ def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
     cdef double new_key, delta, cur, best, start, t0, t, ratio, uphill = 0.0
     best_keys_arr = np.array(keys, dtype=np.float64, copy=True)
     cdef double[::1] best_keys = best_keys_arr
+    cdef const count_t[:, ::1] At = _transpose(A) if AT is None else AT
     with nogil:
-        start = _total_cost(keys, A, w, n_trees)
+        start = _total_cost(keys, A, At, w, n_trees)
     cur = start
     best = start
     if n < 2 or n_iter <= 0:
@@ -212,7 +224,7 @@ def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
             l = l + 1 if l >= k else l
             mode = <int>_below(&state, 3) if allow_ties else 1 + <int>_below(&state, 2)
             if _propose(keys, k, l, mode, &new_key) == 0:
-                delta = _move_delta(keys, A, w, n_trees, k, new_key)
+                delta = _move_delta(keys, A, At, w, n_trees, k, new_key)
                 if delta > 0:
                     uphill = uphill + delta
                     n_up = n_up + 1
@@ -233,7 +245,7 @@ def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
                 continue
             t = t * ratio
             if new_key != keys[k]:
-                delta = _move_delta(keys, A, w, n_trees, k, new_key)
+                delta = _move_delta(keys, A, At, w, n_trees, k, new_key)
                 if delta <= 0.0 or (t > 0.0 and _uniform(&state) < exp(-delta / t)):
                     keys[k] = new_key
                     cur = cur + delta
@@ -245,7 +257,7 @@ def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
         keys[i] = best_keys[i]
     # Recompute exactly: the running sum drifts by rounding over many moves.
     with nogil:
-        best = _total_cost(keys, A, w, n_trees)
+        best = _total_cost(keys, A, At, w, n_trees)
     return start, best
 
 
@@ -322,18 +334,20 @@ cdef Py_ssize_t _best_insertion(const double[::1] keys, const cnp.int64_t[::1] o
     return n_buckets
 
 
-cdef void _pair_costs_of(Py_ssize_t k, const count_t[:, ::1] A, const double[::1] w,
-                         int n_trees, double[::1] up, double[::1] down,
-                         double[::1] tie) noexcept nogil:
+cdef void _pair_costs_of(Py_ssize_t k, const count_t[:, ::1] A, const count_t[:, ::1] AT,
+                         const double[::1] w, int n_trees, double[::1] up,
+                         double[::1] down, double[::1] tie) noexcept nogil:
     cdef Py_ssize_t m
+    cdef double wkm
     for m in range(A.shape[0]):
-        up[m] = w[k] * w[m] * 0.5 * (n_trees + A[m, k] - A[k, m])
-        down[m] = w[k] * w[m] * 0.5 * (n_trees + A[k, m] - A[m, k])
-        tie[m] = w[k] * w[m] * 0.5 * (A[k, m] + A[m, k])
+        wkm = w[k] * w[m] * 0.5
+        up[m] = wkm * (n_trees + AT[k, m] - A[k, m])
+        down[m] = wkm * (n_trees + A[k, m] - AT[k, m])
+        tie[m] = wkm * (A[k, m] + AT[k, m])
 
 
 def polish(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n_trees,
-           Py_ssize_t max_sweeps, bint allow_ties=True):
+           Py_ssize_t max_sweeps, bint allow_ties=True, AT=None):
     """Best-insertion local search: move each cell to its cheapest position.
 
     A sweep visits every cell and, in O(K), finds its best place among all
@@ -355,6 +369,7 @@ def polish(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
     tie_arr = np.empty(n)
     cdef double[::1] up = up_arr, down = down_arr, tie = tie_arr
     cdef cnp.int64_t[::1] order
+    cdef const count_t[:, ::1] At = _transpose(A) if AT is None else AT
     tol = 1e-12 * (1.0 + float(np.asarray(w).sum()) ** 2 * n_trees)
     sweep = 0
     while sweep < max_sweeps:
@@ -363,7 +378,7 @@ def polish(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
         order = np.argsort(np.asarray(keys), kind="stable").astype(np.int64)
         for k in range(n):
             with nogil:
-                _pair_costs_of(k, A, w, n_trees, up, down, tie)
+                _pair_costs_of(k, A, At, w, n_trees, up, down, tie)
                 _best_insertion(keys, order, k, up, down, tie, &best_cost,
                                 &current_cost, &lo, &hi, &join, allow_ties)
             if best_cost >= current_cost - tol:
@@ -395,7 +410,7 @@ def polish(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
                 order[pos] = k
         if not moved:
             break
-    return kemeny_cost(keys, A, w, n_trees), sweep
+    return kemeny_cost(keys, A, w, n_trees, At), sweep
 
 
 def insert_points(const cnp.int32_t[:, ::1] point_leaves, const cnp.int32_t[:, ::1] cell_leaves,

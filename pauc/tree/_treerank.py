@@ -324,89 +324,55 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         self.roc_ = tree.roc_knots()
         self.train_auc_ = 0.5 + float(tree.gain.sum())
 
-    def _grow(self, X, is_pos, w, q0, q1, rng):
-        """TREERANK growing stage: split every node by LeafRank until the stopping rules."""
-        n, n_features = X.shape
+    def _fit_resample(self, X, is_pos, counts, ranks, classes):
+        """Fit on the rows of ``X`` repeated ``counts[i]`` times (a bootstrap
+        resample), without copying them: equal rows are never separated by a
+        cut, so this is the tree grown on the resample with its repetitions.
+        ``ranks`` is :func:`_splitter.rank_features` of X, shared by the forest's
+        trees.  Returns ``self`` and the leaf (node id) of every row of the
+        resample, -1 for the rows left out (see :meth:`_training_leaves`)."""
+        q0, q1 = self._validate_params(X.shape[1])
+        rng = check_random_state(self.random_state)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        tree, row_node = self._grow(X, is_pos, counts.astype(np.float64), q0, q1, rng,
+                                    counts=counts, ranks=ranks, return_row_node=True)
+        self._set_tree(tree)
+        self.prune_lambda_ = 0.0
+        return self, row_node
+
+    def _training_leaves(self, X, row_node):
+        """Leaf index of every row of X: read from ``row_node`` (the growth's own
+        record) for the rows of the resample, routed down the tree for the others."""
+        tree = self.tree_
+        out = np.empty(X.shape[0], dtype=np.intp)
+        inbag = row_node >= 0
+        out[inbag] = tree.leaf_index[row_node[inbag]]
+        _apply.apply_tree_rows(X, np.flatnonzero(~inbag), tree.children_left,
+                               tree.children_right, tree.split_root, tree.leaf_index,
+                               tree.leafrank_feature, tree.leafrank_threshold,
+                               tree.leafrank_left, tree.leafrank_right,
+                               tree.leafrank_in_left, out)
+        return out
+
+    def _grow(self, X, is_pos, w, q0, q1, rng, counts=None, ranks=None,
+              return_row_node=False):
+        """TREERANK growing stage: split every node by LeafRank until the stopping
+        rules (Cython, ``_splitter.grow_tree``, without the GIL)."""
         # A LeafRank of depth 1 is the orthogonal stump: always the exact argmax of Λ.
         criterion = (_splitter.GAIN if self.leafrank_max_depth == 1
                      else _CRITERIA[self.leafrank_criterion])
-        max_depth = self.max_depth
-        lr_depth = self.leafrank_max_depth
-        min_split, min_leaf = self.min_samples_split, self.min_samples_leaf
-        pos_total = float(w[is_pos == 1].sum())
-        neg_total = float(w[is_pos == 0].sum())
-        samples = np.arange(n, dtype=np.intp)
-        all_features = np.arange(n_features, dtype=np.intp)
-        pos_mask = is_pos.astype(bool)
-
-        nodes = {name: [] for name in RankingTreeStructure._NODE_FIELDS}
-        lr_parts = {name: [] for name in RankingTreeStructure._LEAFRANK_FIELDS}
-        lr_count = 0
-        # Work list of (node id, start, end, depth); node ids are given at creation.
-        stack = [(0, 0, n, 0)]
-        for name in nodes:
-            nodes[name].append(None)
-        while stack:
-            node, start, end, depth = stack.pop()
-            idx = samples[start:end]
-            p = float(w[idx][pos_mask[idx]].sum())
-            q = float(w[idx][~pos_mask[idx]].sum())
-            record = dict(children_left=-1, children_right=-1, depth=depth,
-                          pos_weight=p, neg_weight=q, n_samples=end - start,
-                          gain=0.0, split_root=-1)
-            m = end - start
-            # Stopping rules: depth D, too few samples, pure node (Λ ≡ 0).
-            if depth < max_depth and m >= min_split and m >= 2 * min_leaf and p > 0 and q > 0:
-                if q0 < n_features:    # FR1: features drawn for this master node
-                    features = np.sort(rng.choice(n_features, q0, replace=False)).astype(np.intp)
-                else:
-                    features = all_features
-                capacity = min(2 ** (lr_depth + 1) - 1, 2 * m - 1)
-                lr_feature = np.empty(capacity, dtype=np.intp)
-                lr_threshold = np.empty(capacity, dtype=np.float64)
-                lr_left = np.empty(capacity, dtype=np.intp)
-                lr_right = np.empty(capacity, dtype=np.intp)
-                lr_in_c = np.zeros(capacity, dtype=np.uint8)
-                seed = int(rng.randint(0, 2**63 - 1, dtype=np.int64))
-                n_lr, n_in_c, p_c, q_c = _splitter.leafrank_split(
-                    X, is_pos, w, samples, start, end, features, q1, lr_depth,
-                    min_split, min_leaf, criterion, seed,
-                    lr_feature, lr_threshold, lr_left, lr_right, lr_in_c)
-                if 0 < n_in_c < m:
-                    # Count form of Λ(C); the AUC gain is the triangle ½·Λ.
-                    lam = (q * p_c - p * q_c) / (pos_total * neg_total)
-                    left_id, right_id = len(nodes["depth"]), len(nodes["depth"]) + 1
-                    for name in nodes:
-                        nodes[name].extend((None, None))
-                    record.update(children_left=left_id, children_right=right_id,
-                                  gain=0.5 * lam, split_root=lr_count)
-                    lr_left = lr_left[:n_lr]
-                    lr_right = lr_right[:n_lr]
-                    internal = lr_left != -1
-                    lr_left[internal] += lr_count
-                    lr_right[internal] += lr_count
-                    lr_parts["leafrank_feature"].append(lr_feature[:n_lr])
-                    lr_parts["leafrank_threshold"].append(lr_threshold[:n_lr])
-                    lr_parts["leafrank_left"].append(lr_left)
-                    lr_parts["leafrank_right"].append(lr_right)
-                    lr_parts["leafrank_in_left"].append(lr_in_c[:n_lr])
-                    lr_count += n_lr
-                    stack.append((right_id, start + n_in_c, end, depth + 1))
-                    stack.append((left_id, start, start + n_in_c, depth + 1))
-            for name, value in record.items():
-                nodes[name][node] = value
-
-        dtypes = dict(children_left=np.intp, children_right=np.intp, depth=np.intp,
-                      pos_weight=np.float64, neg_weight=np.float64, n_samples=np.intp,
-                      gain=np.float64, split_root=np.intp)
-        arrays = {name: np.asarray(nodes[name], dtype=dtypes[name]) for name in nodes}
-        lr_dtypes = dict(leafrank_feature=np.intp, leafrank_threshold=np.float64,
-                         leafrank_left=np.intp, leafrank_right=np.intp,
-                         leafrank_in_left=np.uint8)
-        for name, parts in lr_parts.items():
-            arrays[name] = (np.concatenate(parts).astype(lr_dtypes[name]) if parts
-                            else np.empty(0, dtype=lr_dtypes[name]))
-        return RankingTreeStructure(**arrays)
+        if counts is None:
+            counts = np.ones(X.shape[0], dtype=np.int32)
+        if ranks is None:
+            ranks = _splitter.rank_features(X)
+        seed = int(rng.randint(0, 2**63 - 1, dtype=np.int64))
+        arrays = _splitter.grow_tree(
+            X, is_pos, w, counts, *ranks, q0, q1, self.max_depth, self.leafrank_max_depth,
+            self.min_samples_split, self.min_samples_leaf, criterion, seed)
+        row_node = arrays.pop("row_node")
+        tree = RankingTreeStructure(**arrays)
+        return (tree, row_node) if return_row_node else tree
 
     # ------------------------------------------------------------------ pruning
     @staticmethod

@@ -190,3 +190,21 @@ def test_bad_buffers_and_arguments():
         _splitter.leafrank_split(*args, np.arange(2, dtype=np.intp), 3, 1, 2, 1, 0, 0, *bufs)
     with pytest.raises(ValueError, match="max_depth"):
         _splitter.leafrank_split(*args, np.arange(2, dtype=np.intp), 2, 0, 2, 1, 0, 0, *bufs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=1, max_size=40))
+def test_rank_features_are_dense_ranks(rows):
+    X = np.asfortranarray(np.array(rows, dtype=np.float64))
+    ranks, n_values, values, offsets = _splitter.rank_features(X)
+    for f in range(X.shape[1]):
+        distinct, inverse = np.unique(X[:, f], return_inverse=True)
+        np.testing.assert_array_equal(ranks[f], inverse.ravel())
+        assert n_values[f] == distinct.size
+        np.testing.assert_array_equal(values[offsets[f]:offsets[f + 1]], distinct)
+
+
+def test_rank_features_refuses_a_wrong_order():
+    X = np.asfortranarray(np.arange(12, dtype=np.float64).reshape(4, 3))
+    with pytest.raises(ValueError, match="argsort"):
+        _splitter.rank_features(X, np.zeros((4, 3), dtype=np.intp) + np.array([[3], [2], [1], [0]]))
