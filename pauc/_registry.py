@@ -50,8 +50,9 @@ METHODS = {
         Method("rankingforest", "pauc.tree:RankingForest",
                "Ranking Forest: bagged, feature-randomised TreeRank trees, Kendall median "
                "(Clémençon 2010)",
-               {"n_estimators": 50, "max_features": "sqrt", "n_jobs": 2, "random_state": 0},
-               grid={"max_features": ["sqrt", None], "aggregation": ["kemeny", "mean_rank"]}),
+               {"n_estimators": 50, "n_jobs": 2, "random_state": 0},
+               grid={"leafrank_max_features": ["sqrt", None],
+                     "aggregation": ["kemeny", "mean_rank"]}),
         Method("svm-auc", "pauc.svm:AUCSVM",
                "SVM_AUC: Joachims' structural SVM for the full AUC (cutting plane)",
                {"C": 100.0}, grid={"C": [1.0, 10.0, 100.0, 1000.0]}),
