@@ -326,8 +326,9 @@ cdef inline void _consider(Grower* g, const Cut* c, Best* best, Py_ssize_t f,
     best.value = value
     best.size_in_c = size_c
     best.threshold = 0.5 * (lo + v)
-    # The midpoint can round up to the upper value for adjacent floats.
-    if best.threshold >= v:
+    # The midpoint can round up to the upper value for adjacent floats, and
+    # lo + v can overflow to ±inf for huge values: keep the cut in [lo, v).
+    if best.threshold >= v or best.threshold < lo:
         best.threshold = lo
 
 
