@@ -57,6 +57,7 @@ import numpy as np
 from sklearn.metrics import make_scorer
 
 from . import _ranking
+from ._dask import is_dask_array
 from ._validation import check_binary_scores, check_fpr_range
 
 __all__ = [
@@ -112,6 +113,10 @@ def _top_of_classes(is_pos, score, fpr_hi):
 
 
 def _raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight):
+    if is_dask_array(y_score) or is_dask_array(y_true):
+        # row-chunked scores: the same area, reduced on the workers (pauc._dask_metrics)
+        from ._dask_metrics import raw_area
+        return raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight)
     is_pos, score, weight = check_binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     if weight is None:

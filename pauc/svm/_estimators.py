@@ -31,6 +31,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from threadpoolctl import threadpool_limits
 
 from .._base import BinaryRankerMixin
+from .._dask import is_dask_array
 from .. import metrics
 from .._validation import (_classes, check_fpr_range, check_int, check_positive_scalar,
                            empirical_indices)
@@ -203,6 +204,10 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         scores : ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
+        if is_dask_array(X):
+            # row-chunked X: lazy per-chunk scores (pauc.svm._chunked)
+            from ._chunked import chunked_decision_function
+            return chunked_decision_function(self, X)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
                           reset=False)
         return np.asarray(X @ self.coef_, dtype=np.float64).ravel()
@@ -210,6 +215,9 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """``classes_[1]`` where ``decision_function(X) >= threshold_``, else ``classes_[0]``."""
         scores = self.decision_function(X)
+        if is_dask_array(scores):
+            from ._chunked import chunked_labels_of
+            return chunked_labels_of(scores, self.classes_, self.threshold_)
         return self.classes_[(scores >= self.threshold_).astype(np.intp)]
 
 
@@ -285,6 +293,10 @@ class AUCSVM(_StructuralSVM):
         -------
         self
         """
+        if is_dask_array(X) or is_dask_array(y):
+            # row-chunked data: the same fit as a map-reduce per iteration (pauc.svm._chunked)
+            from ._chunked import fit_chunked
+            return fit_chunked(self, X, y, sample_weight)
         C, tol = self._check_common_params()
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight,
                                                          weighted_pairs=True)
@@ -409,6 +421,10 @@ class PartialAUCSVM(_StructuralSVM):
         -------
         self
         """
+        if is_dask_array(X) or is_dask_array(y):
+            # row-chunked data: the same fit as a map-reduce per iteration (pauc.svm._chunked)
+            from ._chunked import fit_chunked
+            return fit_chunked(self, X, y, sample_weight)
         C, tol = self._check_common_params()
         alpha, beta = check_fpr_range(self.fpr_range)
         if self.surrogate not in self._SURROGATES:

@@ -50,6 +50,7 @@ import numbers
 
 import numpy as np
 
+from .._dask import is_dask_array
 from ._oracles import _cut, _weighted_auc_cut
 
 __all__ = [
@@ -134,6 +135,12 @@ def _check_sample_weight(sample_weight, scores, is_pos):
 
 def _window_cut(scores, y, j_alpha, j_beta, naive):
     """Validate, then run the shared prefix search of :mod:`pauc.svm._oracles`."""
+    if is_dask_array(scores):
+        # row-chunked scores: the same cut as a map-reduce (pauc.svm._chunked)
+        if naive:
+            raise NotImplementedError("the naive oracle has no chunked (dask) version")
+        from ._chunked import chunked_window_cut
+        return chunked_window_cut(scores, y, j_alpha, j_beta)
     scores, is_pos, n_pos = _check_scores_labels(scores, y)
     j_alpha, j_beta = _check_indices(j_alpha, j_beta, scores.shape[0] - n_pos)
     return _cut(scores, is_pos, n_pos, j_alpha, j_beta, naive)
@@ -171,6 +178,12 @@ def auc_oracle(scores, y, sample_weight=None):
     loss : float
         ``Delta_AUC`` of the maximiser.
     """
+    if is_dask_array(scores):
+        # row-chunked scores: the same cut as a map-reduce (pauc.svm._chunked)
+        if sample_weight is not None:
+            raise NotImplementedError("auc_oracle takes no sample_weight with dask scores")
+        from ._chunked import chunked_auc_cut
+        return chunked_auc_cut(scores, y)
     scores, is_pos, n_pos = _check_scores_labels(scores, y)
     n_neg = scores.shape[0] - n_pos
     if sample_weight is not None:
