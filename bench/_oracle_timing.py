@@ -26,7 +26,6 @@ shows that setting too.
 """
 
 import argparse
-import time
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -35,16 +34,11 @@ from pauc._validation import empirical_indices
 from pauc.datasets import load_a9a
 from pauc.svm.oracles import auc_oracle, pauc_naive_oracle, pauc_tight_oracle
 
+from _timing import best_time
+
 TARGET = 1.5
 
 
-def _best_of(func, repeat):
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def synthetic_dense(n_samples=10**6, n_features=20, seed=0):
@@ -82,12 +76,12 @@ def _rows_for(name, X, y, repeat, seed=0):
     best = {"matvec": np.inf, "sort": np.inf}
     best.update({i: np.inf for i in range(len(cases))})
     for _ in range(repeat):
-        best["matvec"] = min(best["matvec"], _best_of(lambda: X @ w, 1))
+        best["matvec"] = min(best["matvec"], best_time(lambda: X @ w, 1))
         s = X @ w
-        best["sort"] = min(best["sort"], _best_of(lambda: np.sort(s), 1))
+        best["sort"] = min(best["sort"], best_time(lambda: np.sort(s), 1))
         for i, (_, _, call) in enumerate(cases):
             s = X @ w
-            best[i] = min(best[i], _best_of(lambda: call(s, y), 1))
+            best[i] = min(best[i], best_time(lambda: call(s, y), 1))
     t_ref = best["matvec"] + best["sort"]
     rows = []
     for i, (oracle, fpr_range, _) in enumerate(cases):

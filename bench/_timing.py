@@ -16,3 +16,13 @@ def best_fit(make, X, y, repeat):
         if seconds < best:
             best, model_best = seconds, model
     return best, model_best
+
+
+def best_time(fn, repeat):
+    """Best wall time of ``fn()`` over ``repeat`` calls."""
+    best = np.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best

@@ -35,7 +35,6 @@ import psutil
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _timing import best_fit  # noqa: E402
 
-import dask  # noqa: E402
 import dask.array as da  # noqa: E402
 from dask.distributed import Client, LocalCluster  # noqa: E402
 from dask.sizeof import sizeof  # noqa: E402

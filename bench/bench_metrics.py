@@ -10,21 +10,15 @@ run on the same machine.  Target (issue #2): ``partial_auc`` / ``numpy.sort``
 """
 
 import argparse
-import time
 
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
 from pauc.metrics import partial_auc, roc_auc
 
+from _timing import best_time
 
-def best_time(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+
 
 
 def main():

@@ -30,7 +30,6 @@ Run:  python bench/bench_tree.py [--repeat 3] [--only tree|forest]
 """
 
 import argparse
-import time
 
 import numpy as np
 from sklearn.ensemble import RandomForestClassifier
@@ -40,20 +39,13 @@ from pauc.datasets import load_a9a, make_ranking_forest_data
 from pauc.metrics import roc_auc
 from pauc.tree import RankingForest, TreeRank
 
-from _timing import best_fit
+from _timing import best_fit, best_time
 
 
 def proba(model, X):
     return model.predict_proba(X)[:, 1]
 
 
-def best_time(fn, repeat):
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def print_table(rows, reference):
