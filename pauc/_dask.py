@@ -49,6 +49,17 @@ def check_known_chunks(array, name):
             "to_dask_array(lengths=True)) first: the chunked oracles count rows per chunk")
 
 
+def _column(y, name, n, reference):
+    """``y`` as a 1-d array of ``n`` rows (a single column is accepted)."""
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be 1-d, got shape {y.shape}")
+    if y.shape[0] != n:
+        raise ValueError(f"{name} has {y.shape[0]} rows but {reference} has {n}")
+    return y
+
+
 def aligned_labels(y, row_chunks, name="y", reference="X"):
     """``y`` as a 1-d dask array with exactly the row chunks ``row_chunks``.
 
@@ -59,25 +70,14 @@ def aligned_labels(y, row_chunks, name="y", reference="X"):
     n = int(sum(row_chunks))
     if is_dask_array(y):
         check_known_chunks(y, name)
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = y[:, 0]
-        if y.ndim != 1:
-            raise ValueError(f"{name} must be 1-d, got shape {y.shape}")
-        if y.shape[0] != n:
-            raise ValueError(f"{name} has {y.shape[0]} rows but {reference} has {n}")
+        y = _column(y, name, n, reference)
         if tuple(y.chunks[0]) != tuple(row_chunks):
             raise ValueError(
                 f"{name} is not aligned with {reference}: its row chunks {y.chunks[0]} differ "
                 f"from {reference}'s {tuple(row_chunks)}; use "
                 f"{name}.rechunk({{0: {reference}.chunks[0]}})")
         return y
-    y = np.asarray(y)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
-    if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-d, got shape {y.shape}")
-    if y.shape[0] != n:
-        raise ValueError(f"{name} has {y.shape[0]} rows but {reference} has {n}")
+    y = _column(np.asarray(y), name, n, reference)
     return da.from_array(y, chunks=(tuple(row_chunks),))
 
 
