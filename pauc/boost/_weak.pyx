@@ -29,6 +29,80 @@ import numpy as np
 from libc.math cimport INFINITY
 
 
+# One column's tie groups in ascending order, with the implicit zeros of
+# sparse storage (rows not stored) merged into the group of the stored zeros,
+# or emitted as a group of their own at 0.0 between the negative and the
+# positive stored values.  Both sweeps below walk a column this way.
+cdef struct _Groups:
+    const double* values
+    const Py_ssize_t* rows
+    const double* w
+    const unsigned char* is_pos
+    Py_ssize_t k, end
+    double zpos, zneg             # class weights of the implicit zeros
+    bint zero_pending             # the implicit-zero group is still to come
+
+
+cdef void _groups_init(_Groups* it, const double[::1] values, const Py_ssize_t[::1] rows,
+                       Py_ssize_t start, Py_ssize_t end, const double[::1] w,
+                       const unsigned char[::1] is_pos, double tot_pos, double tot_neg,
+                       bint zero_exists) noexcept nogil:
+    cdef double stored_pos = 0.0, stored_neg = 0.0
+    cdef Py_ssize_t k, r
+    for k in range(start, end):
+        r = rows[k]
+        if is_pos[r]:
+            stored_pos += w[r]
+        else:
+            stored_neg += w[r]
+    it.values = &values[0] if values.shape[0] else NULL
+    it.rows = &rows[0] if rows.shape[0] else NULL
+    it.w = &w[0]
+    it.is_pos = &is_pos[0]
+    it.k = start
+    it.end = end
+    # What the class totals leave over (clipped: rounding can go below zero).
+    it.zpos = max(tot_pos - stored_pos, 0.0)
+    it.zneg = max(tot_neg - stored_neg, 0.0)
+    it.zero_pending = zero_exists
+
+
+cdef bint _next_group(_Groups* it, double* v, double* gpos, double* gneg) noexcept nogil:
+    """The next tie group (value and class weights); False when the column is done."""
+    cdef double value
+    cdef Py_ssize_t r
+    if it.k < it.end:
+        value = it.values[it.k]
+        gpos[0] = 0.0
+        gneg[0] = 0.0
+        if it.zero_pending and value >= 0.0:
+            it.zero_pending = False
+            if value == 0.0:
+                gpos[0] = it.zpos          # stored and implicit zeros are one group
+                gneg[0] = it.zneg
+            else:
+                v[0] = 0.0
+                gpos[0] = it.zpos
+                gneg[0] = it.zneg
+                return True
+        while it.k < it.end and it.values[it.k] == value:
+            r = it.rows[it.k]
+            if it.is_pos[r]:
+                gpos[0] += it.w[r]
+            else:
+                gneg[0] += it.w[r]
+            it.k += 1
+        v[0] = value
+        return True
+    if it.zero_pending:
+        it.zero_pending = False
+        v[0] = 0.0
+        gpos[0] = it.zpos
+        gneg[0] = it.zneg
+        return True
+    return False
+
+
 cdef inline void _add_group(double gpos, double gneg, double *neg_below,
                             double *num) noexcept nogil:
     # A group of tied scores: its positives beat every negative below it and
@@ -42,45 +116,12 @@ cdef double _column_auc_num(const double[::1] values, const Py_ssize_t[::1] rows
                             const double[::1] w, const unsigned char[::1] is_pos,
                             double tot_pos, double tot_neg) noexcept nogil:
     """Numerator Σ w_i w_k [1(h_i > h_k) + ½·1(h_i = h_k)] of one column."""
-    cdef double stored_pos = 0.0, stored_neg = 0.0
-    cdef Py_ssize_t k, r
-    for k in range(start, end):
-        r = rows[k]
-        if is_pos[r]:
-            stored_pos += w[r]
-        else:
-            stored_neg += w[r]
-    # Implicit zeros (sparse storage): what the class totals leave over.
-    cdef double zpos = tot_pos - stored_pos, zneg = tot_neg - stored_neg
-    if zpos < 0.0:
-        zpos = 0.0
-    if zneg < 0.0:
-        zneg = 0.0
-    cdef bint zero_done = False
+    cdef _Groups it
+    # An empty implicit-zero group adds nothing, so it is always walked.
+    _groups_init(&it, values, rows, start, end, w, is_pos, tot_pos, tot_neg, True)
     cdef double neg_below = 0.0, num = 0.0, gpos, gneg, v
-    k = start
-    while k < end:
-        v = values[k]
-        gpos = 0.0
-        gneg = 0.0
-        if not zero_done and v >= 0.0:
-            zero_done = True
-            if v == 0.0:
-                # Stored zeros and implicit zeros are one tie group.
-                gpos = zpos
-                gneg = zneg
-            else:
-                _add_group(zpos, zneg, &neg_below, &num)
-        while k < end and values[k] == v:
-            r = rows[k]
-            if is_pos[r]:
-                gpos += w[r]
-            else:
-                gneg += w[r]
-            k += 1
+    while _next_group(&it, &v, &gpos, &gneg):
         _add_group(gpos, gneg, &neg_below, &num)
-    if not zero_done:
-        _add_group(zpos, zneg, &neg_below, &num)
     return num
 
 
@@ -160,45 +201,14 @@ cdef void _column_split(const double[::1] values, const Py_ssize_t[::1] rows,
     s.theta_up = -INFINITY
     s.best_low = 0.0
     s.theta_low = INFINITY
-    cdef double stored_pos = 0.0, stored_neg = 0.0, gpos, gneg, v
-    cdef Py_ssize_t k, r
-    for k in range(start, end):
-        r = rows[k]
-        if is_pos[r]:
-            stored_pos += w[r]
-        else:
-            stored_neg += w[r]
-    # Implicit zeros of sparse storage: the rows not stored, with the class
-    # weight left over.  They exist (and form a group) only if some row is missing.
-    cdef bint zero_exists = n_rows > end - start
-    cdef double zpos = tot_pos - stored_pos, zneg = tot_neg - stored_neg
-    if zpos < 0.0:
-        zpos = 0.0
-    if zneg < 0.0:
-        zneg = 0.0
-    cdef bint zero_done = not zero_exists
-    k = start
-    while k < end:
-        v = values[k]
-        gpos = 0.0
-        gneg = 0.0
-        if not zero_done and v >= 0.0:
-            zero_done = True
-            if v == 0.0:
-                gpos = zpos          # stored and implicit zeros are one group
-                gneg = zneg
-            else:
-                _split_group(&s, 0.0, zpos, zneg, tot_pos, tot_neg)
-        while k < end and values[k] == v:
-            r = rows[k]
-            if is_pos[r]:
-                gpos += w[r]
-            else:
-                gneg += w[r]
-            k += 1
+    cdef _Groups it
+    # The implicit zeros form a group only if some row is not stored: an empty
+    # group would still count as a distinct value for the thresholds.
+    _groups_init(&it, values, rows, start, end, w, is_pos, tot_pos, tot_neg,
+                 n_rows > end - start)
+    cdef double gpos, gneg, v
+    while _next_group(&it, &v, &gpos, &gneg):
         _split_group(&s, v, gpos, gneg, tot_pos, tot_neg)
-    if not zero_done:
-        _split_group(&s, 0.0, zpos, zneg, tot_pos, tot_neg)
     # Orientation +1 (rule x ≥ θ) first on ties; −1 is the rule −x ≥ −θ_low.
     if s.best_up >= s.best_low:
         gain[0] = s.best_up

@@ -630,6 +630,37 @@ cdef void _grower_init(Grower* g) noexcept nogil:
     g.o_right = NULL; g.o_in_c = NULL
 
 
+cdef void _grower_bind(Grower* g, const double[::1, :] X, const cnp.int32_t[:, ::1] ranks,
+                       const cnp.int32_t[::1] n_values, const double[::1] rank_values,
+                       const cnp.int64_t[::1] rank_offsets, const unsigned char[::1] is_pos,
+                       const double[::1] w, const cnp.int32_t[::1] counts,
+                       Py_ssize_t n_entries, Py_ssize_t q0, Py_ssize_t q1,
+                       Py_ssize_t min_split, Py_ssize_t min_leaf, int max_depth, int lr_depth,
+                       int criterion, uint64_t seed):
+    """Point a fresh Grower at the data and the growth parameters (no allocation:
+    see :func:`_grower_alloc`).  The arrays must outlive the growth."""
+    _grower_init(g)
+    g.X = &X[0, 0]
+    g.ranks = &ranks[0, 0]
+    g.n_values = &n_values[0]
+    g.rank_values = &rank_values[0]
+    g.rank_offsets = &rank_offsets[0]
+    g.n = X.shape[0]
+    g.q = X.shape[1]
+    g.n_entries = n_entries
+    g.is_pos = &is_pos[0]
+    g.w = &w[0]
+    g.counts = &counts[0]
+    g.q0 = q0
+    g.q1 = q1
+    g.min_split = min_split
+    g.min_leaf = min_leaf
+    g.max_depth = max_depth
+    g.lr_depth = lr_depth
+    g.criterion = criterion
+    g.rng = seed
+
+
 def rank_features(const double[::1, :] X, order=None):
     """Dense ranks of every feature's values (0 = smallest; equal values share a rank).
 
@@ -759,26 +790,10 @@ def leafrank_split(const double[::1, :] X, const unsigned char[::1] is_pos,
     ones_arr = np.ones(n, dtype=np.int32)
     cdef const cnp.int32_t[::1] ones = ones_arr
     cdef Grower g
-    _grower_init(&g)
-    g.X = &X[0, 0]
-    g.ranks = &ranks[0, 0]
-    g.n_values = &n_values[0]
-    g.rank_values = &rank_values[0]
-    g.rank_offsets = &rank_offsets[0]
-    g.n = n
-    g.q = q
-    g.n_entries = m
-    g.is_pos = &is_pos[0]
-    g.w = &w[0]
-    g.counts = &ones[0]
-    g.q0 = n_candidates
-    g.q1 = max_features
-    g.min_split = min_samples_split
-    g.min_leaf = min_samples_leaf
-    g.max_depth = 1
-    g.lr_depth = max_depth
-    g.criterion = criterion
-    g.rng = seed
+    # No master tree here: max_depth 0 (only the LeafRank depth is used).
+    _grower_bind(&g, X, ranks, n_values, rank_values, rank_offsets, is_pos, w, ones, m,
+                 n_candidates, max_features, min_samples_split, min_samples_leaf, 0, max_depth,
+                 criterion, seed)
     cdef int failed
     cdef Py_ssize_t n_nodes = 0, n_in_c = 0, count_c = 0
     cdef double pos_c = 0.0, neg_c = 0.0
@@ -1038,26 +1053,9 @@ def grow_tree(const double[::1, :] X, const unsigned char[::1] is_pos, const dou
     cdef Py_ssize_t[::1] row_node = row_node_arr
 
     cdef Grower g
-    _grower_init(&g)
-    g.X = &X[0, 0]
-    g.ranks = &ranks[0, 0]
-    g.n_values = &n_values[0]
-    g.rank_values = &rank_values[0]
-    g.rank_offsets = &rank_offsets[0]
-    g.n = n
-    g.q = q
-    g.n_entries = n_entries
-    g.is_pos = &is_pos[0]
-    g.w = &w[0]
-    g.counts = &counts[0]
-    g.q0 = max_features
-    g.q1 = leafrank_max_features
-    g.min_split = min_samples_split
-    g.min_leaf = min_samples_leaf
-    g.max_depth = max_depth
-    g.lr_depth = leafrank_max_depth
-    g.criterion = criterion
-    g.rng = seed
+    _grower_bind(&g, X, ranks, n_values, rank_values, rank_offsets, is_pos, w, counts,
+                 n_entries, max_features, leafrank_max_features, min_samples_split,
+                 min_samples_leaf, max_depth, leafrank_max_depth, criterion, seed)
     cdef Vec lr_out
     lr_out.size = 0
     lr_out.capacity = 0
