@@ -17,6 +17,11 @@ Only the area (one float) and the class counts reach the client.  What one
 worker holds at the end is the top of the curve: about ``beta n`` negatives
 and the positives above them -- for the full AUC (``beta = 1``) every score,
 8 bytes per row (a score vector is ``d`` times smaller than ``X``).
+
+With ``sample_weight`` the window is measured in negative *weight*, so no
+count of negatives bounds the top of the curve in advance: the labels,
+scores and weights of every chunk are concatenated on one worker (in row
+order, 24 bytes per row) and the in-memory metric runs there.
 """
 
 from functools import partial
@@ -80,11 +85,24 @@ def _area(pair, fpr_lo, fpr_hi, tpr_floor, m, n):
                                  tp_total=float(m), fp_total=float(n))
 
 
+def _chunk_rows(y, s, w):
+    return np.asarray(y), np.asarray(s), np.asarray(w)
+
+
+def _concatenate_rows(*parts):
+    # tree_reduce groups consecutive chunks, so the rows stay in their order
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+
+
+def _weighted_area(rows, fpr_lo, fpr_hi, tpr_floor, pos_label):
+    from .metrics import _raw_area      # the in-memory metric, on one worker
+    y, s, w = rows
+    return _raw_area(y, s, fpr_lo, fpr_hi, tpr_floor, pos_label, w)
+
+
 def raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label=None, sample_weight=None):
     """``∫_{fpr_lo}^{fpr_hi} max(TPR(u) - tpr_floor, 0) du`` of dask scores (see module doc)."""
     dask, da = require_dask()
-    if sample_weight is not None:
-        raise NotImplementedError("the dask metrics take no sample_weight")
     if not is_dask_array(y_score):
         y_score = np.asarray(y_score)
         if y_score.ndim == 2 and y_score.shape[1] == 1:
@@ -107,6 +125,14 @@ def raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label=None, sample_
     task = partial(dask.delayed, pure=True)
     y_blocks = list(y_true.to_delayed().ravel())
     s_blocks = list(y_score.to_delayed().ravel())
+    if sample_weight is not None:
+        weight = aligned_labels(sample_weight, y_score.chunks[0], name="sample_weight",
+                                reference="y_score")
+        rows = tree_reduce(_concatenate_rows,
+                           [task(_chunk_rows)(yb, sb, wb) for yb, sb, wb
+                            in zip(y_blocks, s_blocks, weight.to_delayed().ravel())])
+        return float(task(_weighted_area)(rows, fpr_lo, fpr_hi, tpr_floor, pos_label)
+                     .compute())
     classes = np.unique(np.concatenate(dask.compute(*[task(_chunk_classes)(b)
                                                       for b in y_blocks])))
     if classes.shape[0] > 2:

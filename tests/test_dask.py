@@ -111,6 +111,24 @@ def test_chunked_metrics_equal_in_memory(problem, a, b):
     assert mcclish == partial_auc(y, scores, fpr_range=(alpha, beta), normalize="mcclish")
 
 
+@settings(max_examples=500, deadline=None)
+@given(chunked_problems(), st.floats(0.0, 1.0), st.data())
+def test_chunked_weighted_metrics_equal_in_memory(problem, beta, data):
+    scores, labels, chunks = problem
+    beta = max(beta, 0.05)
+    weight = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]),
+                                         min_size=len(scores), max_size=len(scores))))
+    if weight[labels].sum() == 0 or weight[~labels].sum() == 0:
+        weight[:] = 1.0
+    y = labels.astype(np.int64)
+    with dask.config.set(scheduler="synchronous"):
+        dy, ds, dw = _as_dask(chunks, y, scores, weight)
+        auc = roc_auc(dy, ds, sample_weight=dw)
+        pauc = partial_auc(dy, ds, fpr_range=(0.0, beta), sample_weight=weight)
+    assert auc == roc_auc(y, scores, sample_weight=weight)
+    assert pauc == partial_auc(y, scores, fpr_range=(0.0, beta), sample_weight=weight)
+
+
 def test_chunked_oracle_rejects_bad_input(synchronous):
     scores = da.from_array(np.array([0.0, np.nan, 1.0, 2.0]), chunks=2)
     y = da.from_array(np.array([True, False, False, True]), chunks=2)
