@@ -27,6 +27,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold  # noqa: E402
 from pauc.metrics import (partial_auc, partial_auc_scorer, roc_auc,  # noqa: E402
                           two_way_partial_auc)
 from pauc.svm import AUCSVM, PartialAUCSVM  # noqa: E402
+from pauc.svm._chunk_actors import bytes_received  # noqa: E402
 from pauc.svm.oracles import auc_oracle, pauc_tight_oracle  # noqa: E402
 
 
@@ -258,10 +259,14 @@ def test_chunked_fit_sends_less_than_one_float_per_row_to_the_client(client):
     dy = da.from_array(y, chunks=400)
     est = PartialAUCSVM((0.0, 0.1), C=10.0)
     client.gather = counting_gather
+    from_actors = bytes_received()
     try:
         est.fit(dX, dy)
     finally:
         client.gather = gather
+    # task results (labels, threshold) and the actors' replies (iterations)
+    received.append(bytes_received() - from_actors)
+    assert received[-1] > 0
     per_iteration = sum(received) / est.n_iter_
     assert per_iteration / (8 * X.shape[0]) < 0.1
 
@@ -364,3 +369,103 @@ def test_tie_ranks_across_chunks_follow_row_order(problem, data):
     counts = np.array([np.count_nonzero(all_rows >= j) for j in range(j_beta + 1)])
     expected[ascending] = -counts[j_beta - np.arange(j_beta)]
     np.testing.assert_array_equal(coef, expected)
+
+
+# --------------------------------------------------------------------------
+# The fit's actors (pauc.svm._chunk_actors)
+# --------------------------------------------------------------------------
+
+def _actor_design(client, scores, labels, chunks):
+    """An ActorDesign over X = I (so ``X @ w = w`` and ``X.T @ coef = coef``
+    exactly): the oracles' coefficients come back as ``X.T @ cut``."""
+    from pauc.svm._chunk_actors import ActorDesign
+    from pauc.svm._chunked import ChunkedDesign, _label_column
+
+    n = scores.shape[0]
+    design = ChunkedDesign(da.from_array(np.eye(n), chunks=(chunks, -1)))
+    y = _label_column(da.from_array(labels.astype(np.int64), chunks=(chunks,)),
+                      design.row_chunks)
+    engine = ActorDesign(design, y, client)
+    assert engine.distinct_labels().tolist() == sorted(set(labels.astype(int).tolist()))
+    labels_ = engine.set_positive(y == 1, 1)
+    assert labels_.n_pos == labels.sum()
+    return engine, labels_
+
+
+def _in_memory_threshold(scores, labels, operating_fpr):
+    est = AUCSVM()
+    est._set_threshold(scores, labels, operating_fpr)
+    return est.threshold_
+
+
+@settings(max_examples=300, deadline=None)
+@given(chunked_problems(), st.data())
+def test_actor_oracles_and_threshold_equal_in_memory(client, problem, data):
+    """Each step of the actors (AUC cut, tight cut, threshold) against memory,
+    on tie-heavy scores, uneven chunks and chunks of one class."""
+    scores, labels, chunks = problem
+    n_neg = int((~labels).sum())
+    j_alpha = data.draw(st.integers(0, n_neg - 1))
+    j_beta = data.draw(st.integers(j_alpha + 1, n_neg))
+    operating = data.draw(st.sampled_from([None, 0.0, 0.3, 1.0]))
+    engine, chunked_labels = _actor_design(client, scores, labels, chunks)
+    try:
+        for cut_of, expected in [
+                (lambda s: auc_oracle(s, chunked_labels), auc_oracle(scores, labels)),
+                (lambda s: pauc_tight_oracle(s, chunked_labels, j_alpha, j_beta),
+                 pauc_tight_oracle(scores, labels, j_alpha, j_beta))]:
+            chunk_scores = engine @ scores
+            cut, loss = cut_of(chunk_scores)
+            np.testing.assert_array_equal(engine.T @ cut, expected[0])
+            assert loss == expected[1]
+            assert chunk_scores @ cut == pytest.approx(scores @ expected[0], rel=1e-12,
+                                                       abs=1e-12)
+            scaled = cut * 2.0
+            np.testing.assert_array_equal(engine.T @ scaled, 2.0 * expected[0])
+        assert engine.threshold(scores, operating) == _in_memory_threshold(scores, labels,
+                                                                           operating)
+    finally:
+        engine.close()
+
+
+def test_actor_chunks_balanced_and_kept_where_they_are():
+    from pauc.svm._chunk_actors import _assign
+
+    # chunks stay on their workers when the balance allows
+    assert _assign((10, 10, 10, 10), ["a", "b", "a", "b"], ["a", "b"]) == {
+        "a": [0, 2], "b": [1, 3]}
+    # all on one worker: the later chunks move to the idle one
+    assert _assign((10, 10, 10, 10), ["a"] * 4, ["a", "b"]) == {"a": [0, 1], "b": [2, 3]}
+    # more workers than chunks: one actor per chunk
+    assert _assign((5, 7), ["a", "a"], ["a", "b", "c"]) == {"a": [0], "b": [1]}
+    # a single chunk bigger than an equal share stays whole
+    assert _assign((100, 1, 1), ["a", "a", "a"], ["a", "b"]) == {"a": [0], "b": [1, 2]}
+
+
+def test_actor_fit_errors_reach_the_client(client):
+    """A failure on one worker's actor is raised, not hung on by its peer."""
+    X, y = _problem(n=200)
+    bad = X.copy()
+    bad[150, 2] = np.inf
+    dX = da.from_array(bad, chunks=(50, -1))
+    dy = da.from_array(y, chunks=50)
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        PartialAUCSVM((0.05, 0.3), C=1.0).fit(dX, dy)
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        AUCSVM(C=1.0).fit(dX, dy)
+    # and the cluster still fits afterwards
+    good = AUCSVM(C=1.0).fit(da.from_array(X, chunks=(50, -1)), dy)
+    np.testing.assert_allclose(good.coef_, AUCSVM(C=1.0).fit(X, y).coef_, rtol=1e-6)
+
+
+@pytest.mark.parametrize("make", [ESTIMATORS[0], ESTIMATORS[3]])
+def test_chunked_fit_without_a_distributed_client_runs_as_task_graphs(make):
+    """No distributed scheduler: the iterations run as task graphs, same model."""
+    X, y = _problem(seed=6)
+    expected = make().fit(X, y)
+    with dask.config.set(scheduler="synchronous"):
+        fitted = make().fit(da.from_array(X, chunks=(UNEVEN, -1)),
+                            da.from_array(y, chunks=UNEVEN))
+    np.testing.assert_allclose(fitted.coef_, expected.coef_, rtol=1e-6,
+                               atol=1e-6 * np.abs(expected.coef_).max())
+    assert fitted.threshold_ == pytest.approx(expected.threshold_, rel=1e-9, abs=1e-12)

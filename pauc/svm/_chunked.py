@@ -15,6 +15,14 @@ and the CCCP loop (:mod:`pauc.svm._dc`) read the data only through ``X @ w``,
   float, **equal to the in-memory oracles** (same coefficients bit for bit,
   ties and the row-order tie-break included; tested with hypothesis).
 
+Two ways to run them: as task graphs (below; the public oracles on dask
+scores, and fits without a ``dask.distributed`` client), and -- for fits on a
+distributed cluster, where a task graph pays the scheduler's latency at each
+of its levels in every iteration -- on one actor per worker holding its
+chunks, which exchange the same per-chunk results directly
+(:mod:`pauc.svm._chunk_actors`).  Both call the per-chunk functions of this
+module, so both give the in-memory cut.
+
 Window oracle (tight surrogate, Algorithms 2 and 3, ``j_beta <= n``)
 --------------------------------------------------------------------
 In the count representation of Appendix B.1 every quantity is a count or a
@@ -54,6 +62,7 @@ import numpy as np
 
 from .._dask import (aligned_labels, check_known_chunks, is_dask_array, merge_top,
                      require_dask, sum_arrays, top_values, tree_reduce)
+from .._ranking import count_above, split_by_label
 from .._validation import check_fpr_range, check_int, check_positive_scalar, empirical_indices
 
 __all__ = ["ChunkedDesign", "ChunkedLabels", "chunked_window_cut", "chunked_auc_cut",
@@ -65,7 +74,8 @@ __all__ = ["ChunkedDesign", "ChunkedLabels", "chunked_window_cut", "chunked_auc_
 # --------------------------------------------------------------------------
 
 def _matvec_block(block, w):
-    scores = np.asarray(block @ w, dtype=np.float64).ravel()
+    with np.errstate(invalid="ignore", over="ignore"):     # reported below, clearly
+        scores = np.asarray(block @ w, dtype=np.float64).ravel()
     if not np.isfinite(scores.sum()):
         if not np.isfinite(scores).all():
             data = block.data if hasattr(block, "data") and not isinstance(block, np.ndarray) \
@@ -256,17 +266,31 @@ class ChunkedLabels:
         self.shape = is_pos.shape
 
 
-def _labels_with_classes(y, row_chunks, name="y"):
-    """``(ChunkedLabels, classes)``: the distinct labels of a dask ``y`` and its positives."""
-    dask, _ = require_dask()
+def _label_column(y, row_chunks, name="y"):
+    """``y`` as a numeric 1-d dask array with the row chunks ``row_chunks``."""
     y = aligned_labels(y, row_chunks, name=name)
     if y.dtype.kind not in "biuf":
         raise ValueError(f"{name} must be numeric or boolean for chunked input, got {y.dtype}")
-    uniques = dask.compute(*[dask.delayed(_distinct)(b)
-                             for b in y.to_delayed().ravel()])
-    classes = np.unique(np.concatenate(uniques))
-    if y.dtype.kind == "f" and not np.all(np.isfinite(classes)):
+    return y
+
+
+def _distinct_labels(y):
+    """The distinct values of a dask ``y`` (one task per chunk, merged on the client)."""
+    dask, _ = require_dask()
+    return np.unique(np.concatenate(dask.compute(*[dask.delayed(_distinct)(b)
+                                                   for b in y.to_delayed().ravel()])))
+
+
+def _check_classes(classes, dtype, name="y"):
+    if dtype.kind == "f" and not np.all(np.isfinite(classes)):
         raise ValueError(f"{name} contains NaN or infinity")
+
+
+def _labels_with_classes(y, row_chunks, name="y"):
+    """``(ChunkedLabels, classes)``: the distinct labels of a dask ``y`` and its positives."""
+    y = _label_column(y, row_chunks, name=name)
+    classes = _distinct_labels(y)
+    _check_classes(classes, y.dtype, name)
     return y, classes
 
 
@@ -418,12 +442,19 @@ def _window_plan(j_alpha, j_beta, top, *chunks):
     first, as in memory), ``c[j] = #{i : r_i >= j}`` from the summed
     histograms (Appendix B.1), the loss count, and per chunk how many
     selected negatives tied at the straddling value the later chunks hold."""
+    hist = sum_arrays(*[c["hist"] for c in chunks])
+    return window_plan_from_hist(j_alpha, j_beta, top, hist, chunks)
+
+
+def window_plan_from_hist(j_alpha, j_beta, top, hist, chunks):
+    """:func:`_window_plan` from the histogram of the rows already summed over
+    the chunks; ``chunks`` (in row order) need only ``above``, ``at``,
+    ``straddle`` and ``loss``."""
     remaining = j_beta - sum(c["above"] for c in chunks)
     quotas = []
     for c in chunks:
         quotas.append(min(c["at"], remaining))
         remaining -= quotas[-1]
-    hist = sum_arrays(*[c["hist"] for c in chunks])
     counts = np.cumsum(hist[::-1])[::-1]
     straddle = _straddling_value(top, j_alpha)
     later = np.zeros(len(chunks), dtype=np.int64)
@@ -516,29 +547,48 @@ def chunked_window_cut(scores, y, j_alpha, j_beta):
 # AUC oracle: every positive against every negative, worker to worker
 # --------------------------------------------------------------------------
 
+def _auc_sort(s, pos, rows=None):
+    """A chunk's shifted positives ``p - 1`` and its negatives, each sorted,
+    with the row of each sorted value (to give the counts back to the rows).
+    ``rows``: the rows of the positives and of the negatives, if known."""
+    p, z = split_by_label(_finite_scores(s), pos)
+    q = p - 1.0
+    order_q, order_z = np.argsort(q), np.argsort(z)
+    if rows is None:
+        rows = np.flatnonzero(pos), np.flatnonzero(~pos)
+    return (q[order_q], z[order_z]), (rows[0][order_q], rows[1][order_z])
+
+
 def _auc_prepare(s, pos):
-    """The chunk's shifted positives ``p - 1`` and its negatives, each sorted."""
-    s = _finite_scores(s)
-    return np.sort(s[pos] - 1.0), np.sort(s[~pos])
+    """The chunk's sorted shifted positives ``p - 1`` and sorted negatives."""
+    return _auc_sort(s, pos)[0]
+
+
+def _auc_coef(mine, rows, inv_n, lists, size):
+    """Coefficients of the rows sorted in ``mine`` against every sorted list:
+    ``r_i = #{z > p_i - 1}`` (negatives the positive is ranked below) and
+    ``c_j = #{i : p_i - 1 < z_j}`` (positives ranked below the negative),
+    Joachims' search (paper 002, eq. (7)) in the count representation; each
+    count is one merge of two sorted arrays.  ``(coef, loss count)``."""
+    q, z = mine
+    r = np.zeros(q.shape[0], dtype=np.int64)
+    c = np.zeros(z.shape[0], dtype=np.int64)
+    for other_q, other_z in lists:
+        r += count_above(other_z, q)[0]
+        greater, equal = count_above(other_q, z)
+        c += other_q.shape[0] - greater - equal
+    coef = np.empty(size, dtype=np.float64)
+    coef[rows[0]] = r * inv_n
+    coef[rows[1]] = -c * inv_n
+    return coef, int(r.sum())
 
 
 def _auc_chunk(s, pos, inv_n, xb, *prepared):
-    """One chunk's coefficients against every chunk's sorted lists:
-    ``r_i = #{z > p_i - 1}`` (negatives the positive is ranked below) and
-    ``c_j = #{i : p_i - 1 < z_j}`` (positives ranked below the negative),
-    Joachims' search (paper 002, eq. (7)) in the count representation."""
+    """One chunk's coefficients against every chunk's sorted lists (see :func:`_auc_coef`)."""
     s = np.asarray(s, dtype=np.float64)
-    shifted = s[pos] - 1.0
-    neg = s[~pos]
-    r = np.zeros(shifted.shape[0], dtype=np.int64)
-    c = np.zeros(neg.shape[0], dtype=np.int64)
-    for other_shifted, other_neg in prepared:
-        r += other_neg.shape[0] - np.searchsorted(other_neg, shifted, side="right")
-        c += np.searchsorted(other_shifted, neg, side="left")
-    coef = np.empty(s.shape[0], dtype=np.float64)
-    coef[pos] = r * inv_n
-    coef[~pos] = -c * inv_n
-    return _with_products(coef, s, xb) + (int(r.sum()),)
+    mine, rows = _auc_sort(s, pos)
+    coef, loss = _auc_coef(mine, rows, inv_n, prepared, s.shape[0])
+    return _with_products(coef, s, xb) + (loss,)
 
 
 def chunked_auc_cut(scores, y):
@@ -565,6 +615,14 @@ def chunked_auc_cut(scores, y):
 # --------------------------------------------------------------------------
 
 def _check_chunked_training_data(estimator, X, y, sample_weight):
+    """Validate the chunked ``X`` and ``y``; ``(design, labels, engine)``.
+
+    ``engine`` is the :class:`~pauc.svm._chunk_actors.ActorDesign` holding the
+    chunks when a ``dask.distributed`` client is the scheduler (the label
+    checks then run on its actors too), else None.
+    """
+    from ._chunk_actors import actor_design
+
     dask, da = require_dask()
     if sample_weight is not None:
         raise NotImplementedError(
@@ -576,26 +634,34 @@ def _check_chunked_training_data(estimator, X, y, sample_weight):
     if X.dtype.kind not in "biuf":
         raise ValueError(f"X must be numeric, got dtype {X.dtype}")
     design = ChunkedDesign(X)
-    y, classes = _labels_with_classes(y, design.row_chunks)
-    if classes.shape[0] < 2:
-        raise ValueError(f"y holds only one class ({classes.tolist()}); ranking needs both "
-                         "positives and negatives")
-    if classes.shape[0] > 2:
-        raise ValueError(
-            f"Only binary classification is supported. y takes {classes.shape[0]} values; "
-            f"{type(estimator).__name__} is a binary ranker (positive class = the larger "
-            "label, classes_[1])")
-    is_pos = y == classes[1]
-    (is_pos,) = dask.persist(is_pos)
-    counts = dask.compute(*[dask.delayed(np.count_nonzero)(b) for b in _blocks(is_pos)])
+    y = _label_column(y, design.row_chunks)
+    engine = actor_design(design, y)
+    try:
+        classes = _distinct_labels(y) if engine is None else engine.distinct_labels()
+        _check_classes(classes, y.dtype)
+        if classes.shape[0] < 2:
+            raise ValueError(f"y holds only one class ({classes.tolist()}); ranking needs "
+                             "both positives and negatives")
+        if classes.shape[0] > 2:
+            raise ValueError(
+                f"Only binary classification is supported. y takes {classes.shape[0]} "
+                f"values; {type(estimator).__name__} is a binary ranker (positive class = "
+                "the larger label, classes_[1])")
+        is_pos = y == classes[1]
+        if engine is None:
+            (is_pos,) = dask.persist(is_pos)
+            counts = dask.compute(*[dask.delayed(np.count_nonzero)(b) for b in _blocks(is_pos)])
+            labels = ChunkedLabels(is_pos, counts)
+        else:
+            labels = engine.set_positive(is_pos, classes[1])
+    except BaseException:
+        if engine is not None:
+            engine.close()
+        raise
     estimator.classes_ = classes
     estimator.n_features_in_ = design.shape[1]
     estimator.__dict__.pop("feature_names_in_", None)
-    return design, ChunkedLabels(is_pos, counts)
-
-
-def _window_oracle(scores, labels, j_alpha, j_beta):
-    return chunked_window_cut(scores, labels, j_alpha, j_beta)
+    return design, labels, engine
 
 
 def fit_chunked(estimator, X, y, sample_weight=None):
@@ -608,8 +674,9 @@ def fit_chunked(estimator, X, y, sample_weight=None):
     from ._estimators import AUCSVM, PartialAUCSVM
 
     C, tol = estimator._check_common_params()
+    fpr_range = None
     if isinstance(estimator, PartialAUCSVM):
-        alpha, beta = check_fpr_range(estimator.fpr_range)
+        fpr_range = check_fpr_range(estimator.fpr_range)
         if estimator.surrogate not in estimator._SURROGATES:
             raise ValueError(f"surrogate must be one of {estimator._SURROGATES}, "
                              f"got {estimator.surrogate!r}")
@@ -619,32 +686,44 @@ def fit_chunked(estimator, X, y, sample_weight=None):
                 "negatives); use 'tight' or 'hinge', or fit in memory")
     elif not isinstance(estimator, AUCSVM):
         raise TypeError(f"no chunked fit for {type(estimator).__name__}")
-    design, labels = _check_chunked_training_data(estimator, X, y, sample_weight)
+    design, labels, engine = _check_chunked_training_data(estimator, X, y, sample_weight)
     estimator.__dict__.pop("dc_history_", None)
-    with estimator._fitting():
-        if isinstance(estimator, AUCSVM):
-            solver = estimator._run_solver(
-                design, lambda scores: chunked_auc_cut(scores, labels), C, tol)
-            operating = estimator.operating_fpr
+    # On a distributed cluster the iterations run on actors holding the
+    # chunks (one call per worker and iteration, see _chunk_actors); else as
+    # task graphs.
+    try:
+        _fit_on(estimator, design if engine is None else engine, labels, fpr_range, C, tol)
+        operating = estimator.operating_fpr
+        if fpr_range is not None and operating is None:
+            operating = fpr_range[1]
+        if engine is None:
+            estimator.threshold_ = chunked_threshold(design @ estimator.coef_, labels, operating)
         else:
-            estimator.j_alpha_, estimator.j_beta_ = empirical_indices(labels.n_neg,
-                                                                      (alpha, beta))
-            j_alpha, j_beta = estimator.j_alpha_, estimator.j_beta_
-            oracle = partial(_window_oracle, labels=labels, j_alpha=j_alpha, j_beta=j_beta)
-            operating = beta if estimator.operating_fpr is None else estimator.operating_fpr
-            estimator.dc_history_ = estimator.dc_inner_iter_ = None
-            if estimator.surrogate == "hinge" and j_alpha > 0:
-                dc_tol = check_positive_scalar(estimator.dc_tol, "dc_tol")
-                check_int(estimator.dc_max_iter, "dc_max_iter", 1)
-                estimator._fit_dc(design, labels, oracle, C, tol, dc_tol)
-                solver = None
-            else:
-                solver = estimator._run_solver(design, oracle, C, tol)
-        scores = getattr(solver, "scores_", None)
-        if scores is None:
-            scores = design @ estimator.coef_
-        estimator.threshold_ = chunked_threshold(scores, labels, operating)
+            estimator.threshold_ = engine.threshold(estimator.coef_, operating)
+    finally:
+        if engine is not None:
+            engine.close()
     return estimator
+
+
+def _fit_on(estimator, data, labels, fpr_range, C, tol):
+    """The solver part of :func:`fit_chunked`, its iterations run on ``data``."""
+    from .oracles import auc_oracle, pauc_tight_oracle
+
+    with estimator._fitting():
+        if fpr_range is None:
+            estimator._run_solver(data, partial(auc_oracle, y=labels), C, tol)
+            return
+        estimator.j_alpha_, estimator.j_beta_ = empirical_indices(labels.n_neg, fpr_range)
+        j_alpha, j_beta = estimator.j_alpha_, estimator.j_beta_
+        oracle = partial(pauc_tight_oracle, y=labels, j_alpha=j_alpha, j_beta=j_beta)
+        estimator.dc_history_ = estimator.dc_inner_iter_ = None
+        if estimator.surrogate == "hinge" and j_alpha > 0:
+            dc_tol = check_positive_scalar(estimator.dc_tol, "dc_tol")
+            check_int(estimator.dc_max_iter, "dc_max_iter", 1)
+            estimator._fit_dc(data, labels, oracle, C, tol, dc_tol)
+        else:
+            estimator._run_solver(data, oracle, C, tol)
 
 
 def chunked_decision_function(estimator, X):

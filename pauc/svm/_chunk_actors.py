@@ -1,0 +1,520 @@
+"""The cutting-plane iterations of a chunked fit, held by Dask actors.
+
+A chunked fit (:func:`pauc.svm._chunked.fit_chunked`) runs Algorithm 1 of
+paper 002 for tens to hundreds of iterations, each a map-reduce over the row
+chunks.  Run as task graphs, every dependency level of an iteration is a trip
+through the scheduler: on a9a in 4 chunks on a 2-worker ``LocalCluster`` that
+is about 80 ms per iteration, against 3 ms for the whole iteration in memory.
+On a ``dask.distributed`` cluster the fit therefore keeps its chunks in
+*actors* (``Client.submit(..., actor=True)``): one :class:`ChunkActor` per
+worker, created on the worker that already holds the persisted chunks (no data
+moves), and an iteration is one call per actor:
+
+1. the client sends ``w`` (d floats) to every actor;
+2. each actor scores its chunks, ``X_k @ w``, and publishes what the oracle
+   needs from the other workers; the actors fetch it from each other
+   directly, worker to worker, without the scheduler or the client:
+
+   * AUC (Joachims): its sorted negatives and sorted shifted positives
+     ``p - 1`` (every positive is counted against every negative; 8 bytes
+     per row);
+   * tight pAUC (Algorithms 2 and 3): its top-``j_beta`` negatives, merged
+     by every actor into the same list ``T``; then its chunks' counts at the
+     border ``t_beta`` and the histogram of their rows ``r_i`` (``j_beta + 1``
+     integers), from which every actor derives the same plan (tie quotas in
+     row order, ``c_j = #{i : r_i >= j}``);
+
+3. each actor computes its chunks' coefficients with the per-chunk functions
+   of :mod:`pauc.svm._chunked` (so the cut equals the in-memory oracle's,
+   ties and the row-order tie-break included) and returns ``sum_k X_kᵀ
+   coef_k`` over its chunks, ``scores · coef`` and the loss count: d + 2
+   numbers reach the client.
+
+The coefficients never leave the workers: the solver sees them as a
+:class:`ChunkCut`, which knows ``X.T @ coef`` and ``scores @ coef``; the
+scores are a :class:`ActorScores` (the ``w`` they come from).
+"""
+
+import asyncio
+import uuid
+
+import numpy as np
+from dask.sizeof import sizeof
+
+from .._dask import merge_top, sum_arrays, top_values
+from .._validation import empirical_indices
+from ._chunked import (ChunkedLabels, _auc_coef, _auc_sort, _chunk_rows, _matvec_block,
+                       _max_below, _min_above, _rmatvec_block, _window_coef, _youden_chunk,
+                       window_plan_from_hist)
+
+__all__ = ["ChunkActor", "ActorDesign", "ActorScores", "ChunkCut", "actor_design",
+           "bytes_received"]
+
+# Bytes of the actors' replies received by this process (the client), and
+# bytes the actors fetched from each other, for the benchmark and the test
+# that bound the per-iteration traffic.
+_received = [0]
+_exchanged = [0]
+
+
+def bytes_received():
+    """Bytes received by this process from :class:`ChunkActor` calls so far."""
+    return _received[0]
+
+
+def bytes_exchanged():
+    """Bytes the actors of this process's fits fetched from each other so far."""
+    return _exchanged[0]
+
+
+class PeerFailed(RuntimeError):
+    """An actor's step stopped because another actor's step failed."""
+
+
+_FAILED = "pauc: the peer's step failed"
+_PUBLICATIONS = ("auc", "top", "rows", "sorted", "best", "lowest", "below")
+# Below this many rows per worker an iteration's work takes less than a
+# thread hop: it runs on the worker's event loop.  Above, it runs in a thread,
+# so that the worker keeps answering the scheduler (heartbeats) meanwhile.
+_INLINE_ROWS = 200_000
+
+
+def _sum_parts(parts):
+    """``(sum X_kᵀ coef_k, sum s_k · coef_k, loss count)`` of per-chunk parts."""
+    g = sum_arrays(*[part[1] for part in parts])
+    return g, float(sum(part[2] for part in parts)), int(sum(part[3] for part in parts))
+
+
+class ChunkActor:
+    """The row chunks held by one worker during one chunked fit.
+
+    Parameters
+    ----------
+    indices : list of int
+        The chunks' positions in the row order.
+    peers : list of (address, key)
+        The other workers' actors, to fetch from in each step.
+    *blocks
+        The ``X`` blocks of those chunks, then their label blocks, in the
+        order of ``indices``.
+    """
+
+    def __init__(self, indices, peers, *blocks):
+        count = len(indices)
+        self.indices = list(indices)
+        self._peer_addresses = list(peers)
+        self.X = list(blocks[:count])
+        self.y = [np.asarray(b).ravel() for b in blocks[count:]]
+        self.pos = self.all_pos = self.rows = None
+        self.peers = None
+        self.bytes_fetched = 0
+        self._store = {}
+        self._events = {}
+
+    async def distinct_labels(self):
+        """The distinct values of this worker's labels."""
+        return np.unique(np.concatenate(self.y))
+
+    async def set_positive(self, positive):
+        """Take ``y == positive`` as the positives; ``{chunk: number of positives}``."""
+        self.pos = [b == positive for b in self.y]
+        self.all_pos = np.concatenate(self.pos)
+        self.rows = np.flatnonzero(self.all_pos), np.flatnonzero(~self.all_pos)
+        self.y = None
+        return {k: int(np.count_nonzero(p)) for k, p in zip(self.indices, self.pos)}
+
+    # -- exchange between the actors ------------------------------------
+
+    def _event(self, key):
+        return self._events.setdefault(key, asyncio.Event())
+
+    async def fetch(self, step, name):
+        """What this actor published as ``name`` in ``step`` (waits for it)."""
+        await self._event((step, name)).wait()
+        return self._store[(step, name)]
+
+    def _begin(self, step):
+        # Every fetch of an earlier step is over: the client starts a step
+        # only when every actor has returned from the previous one, and an
+        # actor returns only after fetching from all its peers.
+        self._store = {k: v for k, v in self._store.items() if k[0] >= step}
+        self._events = {k: v for k, v in self._events.items() if k[0] >= step}
+
+    def _publish(self, step, name, value):
+        self._store[(step, name)] = value
+        self._event((step, name)).set()
+
+    async def _exchange(self, step, name, value):
+        """Publish ``value`` and return the peers' publications of the same name."""
+        self._publish(step, name, value)
+        if self.peers is None:
+            from distributed.actor import Actor
+
+            self.peers = [Actor(ChunkActor, address, key) for address, key in self._peer_addresses]
+        values = await asyncio.gather(*[peer.fetch(step, name) for peer in self.peers])
+        if any(isinstance(v, str) and v == _FAILED for v in values):
+            raise PeerFailed(f"another worker's step {step} failed")
+        self.bytes_fetched += sizeof(values)
+        return list(values)
+
+    def _fail(self, step):
+        # Unblock the peers waiting for what this step would have published.
+        for name in _PUBLICATIONS:
+            if (step, name) not in self._store:
+                self._publish(step, name, _FAILED)
+
+    async def _run(self, func, *args):
+        if self.all_pos.shape[0] < _INLINE_ROWS:
+            return func(*args)
+        return await asyncio.get_running_loop().run_in_executor(None, func, *args)
+
+    async def _step(self, step, work, *args):
+        """``(work's result, bytes fetched from the peers meanwhile)``."""
+        self._begin(step)
+        before = self.bytes_fetched
+        try:
+            return await work(step, *args), self.bytes_fetched - before
+        except BaseException:
+            self._fail(step)
+            raise
+
+    def _scores(self, w):
+        return [_matvec_block(x, w) for x in self.X]
+
+    # -- the two oracles ------------------------------------------------
+
+    async def auc_cut(self, step, w, inv_n):
+        """Joachims' AUC cut (paper 002, eqs. (5)-(7)) on this worker's chunks."""
+        return await self._step(step, self._auc_cut, w, inv_n)
+
+    async def _auc_cut(self, step, w, inv_n):
+        def prepare():
+            scores = np.concatenate(self._scores(w))
+            return (scores,) + _auc_sort(scores, self.all_pos, self.rows)
+
+        scores, mine, rows = await self._run(prepare)
+        lists = [mine] + await self._exchange(step, "auc", mine)
+
+        def finish():
+            # all this worker's rows at once: their counts are against every
+            # worker's sorted lists, whatever their chunk
+            coef, loss = _auc_coef(mine, rows, inv_n, lists, scores.shape[0])
+            return self._products(scores, coef) + (loss,)
+
+        return await self._run(finish)
+
+    def _products(self, scores, coef):
+        """``(sum_k X_kᵀ coef_k, scores · coef)`` over this worker's chunks."""
+        edges = np.cumsum([0] + [x.shape[0] for x in self.X])
+        g = sum_arrays(*[_rmatvec_block(x, coef[a:b])
+                         for x, a, b in zip(self.X, edges[:-1], edges[1:])])
+        return g, float(np.dot(scores, coef))
+
+    async def window_cut(self, step, w, j_alpha, j_beta, inv_n):
+        """Tight-surrogate cut (Algorithms 2 and 3) on this worker's chunks."""
+        return await self._step(step, self._window_cut, w, j_alpha, j_beta, inv_n)
+
+    async def _window_cut(self, step, w, j_alpha, j_beta, inv_n):
+        def prepare():
+            scores = self._scores(w)
+            return scores, top_values(np.concatenate(scores)[~self.all_pos], j_beta)
+
+        scores, mine = await self._run(prepare)
+        top = merge_top(j_beta, mine, *await self._exchange(step, "top", mine))
+
+        def rows():
+            chunks = [_chunk_rows(s, pos, top, j_alpha, j_beta)
+                      for s, pos in zip(scores, self.pos)]
+            borders = {k: {name: c[name] for name in ("above", "at", "straddle", "loss")}
+                       for k, c in zip(self.indices, chunks)}
+            return chunks, borders, sum_arrays(*[c["hist"] for c in chunks])
+
+        chunks, borders, hist = await self._run(rows)
+        for other_borders, other_hist in await self._exchange(step, "rows", (borders, hist)):
+            borders.update(other_borders)
+            hist = sum_arrays(hist, other_hist)
+        # every actor derives the same plan from the same sums
+        plan = window_plan_from_hist(j_alpha, j_beta, top, hist,
+                                     [borders[k] for k in sorted(borders)])
+
+        def finish():
+            return _sum_parts([_window_coef(s, pos, top, chunk, plan, k, inv_n, x)
+                               for k, s, pos, chunk, x
+                               in zip(self.indices, scores, self.pos, chunks, self.X)])
+
+        return await self._run(finish)
+
+
+    # -- the threshold of predict -----------------------------------------
+
+    async def threshold(self, step, w, m, n, k):
+        """``threshold_`` of :meth:`_StructuralSVM._set_threshold` at ``X @ w``:
+        Youden's point (``k`` None), above the highest negative (``k == 0``)
+        or at the ``k``-th highest negative; then halfway down to the next
+        lower score.  Every actor returns the same value."""
+        return await self._step(step, self._threshold, w, m, n, k)
+
+    async def _threshold(self, step, w, m, n, k):
+        s = np.concatenate(self._scores(w))
+        pos = self.all_pos
+        if k is None:
+            mine = (np.sort(s[pos]), np.sort(s[~pos]))
+            lists = [mine] + await self._exchange(step, "sorted", mine)
+            best = _youden_chunk(mine[0], m, n, [pl for pl, _ in lists], [nl for _, nl in lists])
+            youden, at = max([best] + await self._exchange(step, "best", best))
+            cut = at if youden >= 0 else np.inf
+        elif k == 0:
+            mine = top_values(s[~pos], 1)
+            level = float(merge_top(1, mine, *await self._exchange(step, "top", mine))[-1])
+            lowest = _min_above(s, pos, level)
+            lowest = min([lowest] + await self._exchange(step, "lowest", lowest))
+            cut = lowest if np.isfinite(lowest) else float(np.nextafter(level, np.inf))
+        else:
+            mine = top_values(s[~pos], k)
+            cut = float(merge_top(k, mine, *await self._exchange(step, "top", mine))[0])
+        if not np.isfinite(cut):
+            return cut
+        below = _max_below(s, cut)
+        below = max([below] + await self._exchange(step, "below", below))
+        return 0.5 * (cut + below) if np.isfinite(below) else cut
+
+
+# --------------------------------------------------------------------------
+# The client's side: what the cutting-plane solver and the CCCP loop see
+# --------------------------------------------------------------------------
+
+class ChunkCut:
+    """A cut whose coefficients stay on the workers: ``X.T @ coef`` (``g``)
+    and ``scores @ coef`` (``dot``) came back with it; ``coef * scale``
+    scales both (the CCCP loop scales the [0, beta] cuts)."""
+
+    def __init__(self, scores, g, dot):
+        self.scores, self.g, self.dot = scores, g, dot
+
+    def __mul__(self, scale):
+        return ChunkCut(self.scores, self.g * float(scale), self.dot * float(scale))
+
+    __rmul__ = __mul__
+
+
+class ActorScores:
+    """``X @ w`` of an :class:`ActorDesign`: held as ``w``; the actors score
+    their chunks inside each oracle call (a product of d floats' worth of
+    traffic instead of n)."""
+
+    _pauc_actor_scores = True
+
+    def __init__(self, design, w):
+        self.design = design
+        self.w = w
+        self.shape = (design.shape[0],)
+
+    def __matmul__(self, cut):
+        if isinstance(cut, ChunkCut) and cut.scores is self:
+            return cut.dot
+        raise TypeError("chunked scores multiply only the cuts computed from them")
+
+    def auc_cut(self, y):
+        return self.design.cut(self, y, "auc_cut")
+
+    def window_cut(self, y, j_alpha, j_beta):
+        return self.design.cut(self, y, "window_cut", j_alpha, j_beta)
+
+
+class _Transposed:
+    def __init__(self, design):
+        self.shape = design.shape[::-1]
+
+    def __matmul__(self, cut):
+        if not isinstance(cut, ChunkCut):
+            raise TypeError("X.T @ coef of chunked data takes the cuts of its oracles")
+        return cut.g.copy()
+
+
+def _direct_handle(address, key):
+    """A client-side handle on the actor ``key`` that calls its worker directly.
+
+    Dask's handles go through the scheduler unless the client was made with
+    ``direct_to_workers=True`` (one hop each way more: about 0.5 ms of each
+    step's 5 ms on a9a).  The override is of a private property: should a
+    later ``distributed`` drop it, the handle falls back to Dask's own route,
+    slower but the same results.
+    """
+    from distributed.actor import Actor
+
+    class _DirectActor(Actor):
+        @property
+        def _worker_rpc(self):
+            if self._worker is None and self._client is not None:
+                return self._client.rpc(self._address)
+            return super()._worker_rpc
+
+        def __reduce__(self):
+            return (Actor, (self._cls, self._address, self.key))
+
+    return _DirectActor(ChunkActor, address, key)
+
+
+def _assign(sizes, owners, workers):
+    """Chunks to workers, ``{address: [chunk, ...]}`` (chunks in row order).
+
+    As many actors as workers (at most one per chunk), with about equal rows
+    (the slowest actor sets the pace of every step): a chunk stays on the
+    worker holding it unless that worker already has a quarter more than an
+    equal share; then it goes to the least loaded worker (copied there once,
+    when its actor starts).
+    """
+    count = min(len(workers), len(sizes))
+    holding = list(dict.fromkeys(owners))
+    chosen = (holding + [w for w in workers if w not in holding])[:count]
+    limit = max(1.25 * sum(sizes) / count, max(sizes))
+    load = dict.fromkeys(chosen, 0)
+    groups = {w: [] for w in chosen}
+    for k, (size, target) in enumerate(zip(sizes, owners)):
+        if target not in load or load[target] + size > limit:
+            target = min(chosen, key=lambda w: (load[w], chosen.index(w)))
+        load[target] += size
+        groups[target].append(k)
+    return {w: ks for w, ks in groups.items() if ks}
+
+
+class ActorDesign:
+    """A chunked design matrix whose chunks are held by one :class:`ChunkActor`
+    per worker, for the duration of one fit (:meth:`close` releases them).
+
+    Parameters
+    ----------
+    design : pauc.svm._chunked.ChunkedDesign
+        The persisted row chunks of ``X``.
+    y : dask.array.Array
+        The labels, with ``X``'s row chunks; :meth:`set_positive` then makes
+        :attr:`labels`.
+    client : dask.distributed.Client
+    """
+
+    def __init__(self, design, y, client):
+        import dask
+        import distributed
+
+        self.design = design
+        self.labels = None
+        self._client = client
+        self.shape = design.shape
+        self.T = _Transposed(self)
+        (y,) = dask.persist(y)
+        x_futures = sorted(client.futures_of(design.X), key=lambda f: f.key[1])
+        y_futures = sorted(client.futures_of(y), key=lambda f: f.key[1])
+        distributed.wait(x_futures)     # who_has knows computed chunks only
+        owners = client.who_has(x_futures)
+        groups = _assign(design.row_chunks, [owners[f.key][0] for f in x_futures],
+                         list(client.scheduler_info()["workers"]))
+        # Keys chosen here so that each actor knows its peers from the start.
+        token = uuid.uuid4().hex
+        keys = {address: f"pauc-chunk-actor-{token}-{i}" for i, address in enumerate(groups)}
+        self._futures = [
+            client.submit(ChunkActor, ks, [(a, keys[a]) for a in groups if a != address],
+                          *[x_futures[k] for k in ks], *[y_futures[k] for k in ks],
+                          key=keys[address], actor=True, workers=[address],
+                          allow_other_workers=False)
+            for address, ks in groups.items()]
+        distributed.wait(self._futures)
+        self.actors = [_direct_handle(address, keys[address]) for address in groups]
+        self._step = 0
+
+    def distinct_labels(self):
+        """The distinct values of ``y`` (each worker's, merged here)."""
+        return np.unique(np.concatenate(self._gather("distinct_labels")))
+
+    def set_positive(self, is_pos, positive):
+        """Make :attr:`labels` (:class:`ChunkedLabels`) with ``y == positive``
+        (``is_pos``, lazy) as the positives; the actors count them."""
+        counts = {}
+        for part in self._gather("set_positive", positive):
+            counts.update(part)
+        self.labels = ChunkedLabels(is_pos, [counts[k] for k in sorted(counts)])
+        return self.labels
+
+    def threshold(self, w, operating_fpr):
+        """``threshold_`` of the fitted ``w`` (see :meth:`ChunkActor.threshold`)."""
+        m, n = self.labels.n_pos, self.labels.n_neg
+        if operating_fpr is None or operating_fpr == 0.0:
+            k = None if operating_fpr is None else 0
+        else:
+            k = empirical_indices(n, (0.0, operating_fpr))[1]
+        w = np.asarray(w, dtype=np.float64).ravel()
+        return float(self._call("threshold", w, m, n, k)[0])
+
+    def __matmul__(self, w):
+        w = np.asarray(w, dtype=np.float64).ravel()
+        if w.shape != (self.shape[1],):
+            raise ValueError(f"w has shape {w.shape}, expected ({self.shape[1]},)")
+        return ActorScores(self, w)
+
+    def cut(self, scores, y, method, *indices):
+        """Run one oracle step on every actor; ``(ChunkCut, loss)``."""
+        if y is not self.labels:
+            raise ValueError("chunked scores of a fit take that fit's labels")
+        if method == "auc_cut":
+            inv_n = 1.0 / (float(self.labels.n_pos) * float(self.labels.n_neg))
+        else:
+            from .oracles import _check_indices
+
+            indices = _check_indices(*indices, self.labels.n_neg)
+            inv_n = 1.0 / (float(self.labels.n_pos) * float(indices[1] - indices[0]))
+        parts = self._call(method, scores.w, *indices, inv_n)
+        g = sum_arrays(*[part[0] for part in parts])
+        dot = float(sum(part[1] for part in parts))
+        loss = sum(part[2] for part in parts) * inv_n
+        return ChunkCut(scores, g, dot), float(loss)
+
+    def _call(self, method, *args):
+        """``method(step, *args)`` on every actor (one step of the exchanges)."""
+        self._step += 1
+        replies = self._gather(method, self._step, *args)
+        _exchanged[0] += sum(fetched for _, fetched in replies)
+        return [result for result, _ in replies]
+
+    def _gather(self, method, *args):
+        """``method(*args)`` on every actor, awaited together in one trip to
+        the client's event loop; an actor's own error is raised before a
+        peer's :class:`PeerFailed`."""
+
+        async def outcome(future):
+            try:
+                return True, await future
+            except Exception as exc:
+                return False, exc
+
+        async def call_all():
+            return await asyncio.gather(*[outcome(getattr(actor, method)(*args))
+                                          for actor in self.actors])
+
+        outcomes = self._client.sync(call_all)
+        errors = [value for ok, value in outcomes if not ok]
+        if errors:
+            raise sorted(errors, key=lambda exc: isinstance(exc, PeerFailed))[0]
+        results = [value for _, value in outcomes]
+        _received[0] += sizeof(results)
+        return results
+
+    def close(self):
+        """Release the actors (and their references to the chunks)."""
+        self.actors = []
+        for future in self._futures:
+            future.release()
+        self._futures = []
+
+
+def actor_design(design, y):
+    """An :class:`ActorDesign` when a ``dask.distributed`` client is the current
+    scheduler, else None (the fit then runs as task graphs)."""
+    import dask
+
+    try:
+        from distributed import default_client
+        client = default_client()
+    except (ImportError, ValueError):
+        return None
+    if dask.base.get_scheduler() != client.get:
+        return None
+    return ActorDesign(design, y, client)
