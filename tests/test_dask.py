@@ -469,3 +469,19 @@ def test_chunked_fit_without_a_distributed_client_runs_as_task_graphs(make):
     np.testing.assert_allclose(fitted.coef_, expected.coef_, rtol=1e-6,
                                atol=1e-6 * np.abs(expected.coef_).max())
     assert fitted.threshold_ == pytest.approx(expected.threshold_, rel=1e-9, abs=1e-12)
+
+
+def test_actor_steps_in_worker_threads_give_the_same_fit(client, monkeypatch):
+    """Big chunks run each step's work in a thread off the worker's event loop."""
+    from pauc.svm import _chunk_actors
+
+    monkeypatch.setattr(_chunk_actors, "_INLINE_ROWS", 0)    # in-process workers see it
+    X, y = _problem(seed=7)
+    for make in (ESTIMATORS[0], ESTIMATORS[2]):
+        make = make.values[0]
+        expected = make().fit(X, y)
+        fitted = make().fit(da.from_array(X, chunks=(UNEVEN, -1)),
+                            da.from_array(y, chunks=UNEVEN))
+        np.testing.assert_allclose(fitted.coef_, expected.coef_, rtol=1e-6,
+                                   atol=1e-6 * np.abs(expected.coef_).max())
+        assert fitted.threshold_ == pytest.approx(expected.threshold_, rel=1e-9, abs=1e-12)
