@@ -20,7 +20,7 @@ wrapping ``Client.gather``, which every ``compute`` goes through) plus the
 replies of the fit's actors (``pauc.svm._chunk_actors.bytes_received``), both
 measured with ``dask.sizeof``; the worker-to-worker bytes are the workers'
 ``transfer_outgoing_bytes_total`` (task data) plus what the fits' actors
-fetched from each other (``bytes_exchanged``: the AUC oracle's sorted lists,
+received from each other (``bytes_exchanged``: the AUC oracle's sorted lists,
 the tight oracle's top lists and row histograms; see the module docstring of
 ``pauc/svm/_chunk_actors.py``).  Fit times are the best of ``--repeat`` runs
 after one warm-up fit (the machine is shared; the first chunked fit on a new
@@ -95,7 +95,7 @@ class _Traffic:
         client.gather = counting_gather
 
     def worker_bytes(self):
-        """Task data sent between workers, and what the fits' actors fetched from each other."""
+        """Task data sent between workers, and what the fits' actors received from each other."""
         sent = self.client.run(lambda dask_worker: dask_worker.transfer_outgoing_bytes_total)
         return sum(sent.values()) + bytes_exchanged()
 

@@ -7,13 +7,14 @@ through the scheduler: on a9a in 4 chunks on a 2-worker ``LocalCluster`` that
 is about 80 ms per iteration, against 3 ms for the whole iteration in memory.
 On a ``dask.distributed`` cluster the fit therefore keeps its chunks in
 *actors* (``Client.submit(..., actor=True)``): one :class:`ChunkActor` per
-worker, created on the worker that already holds the persisted chunks (no data
-moves), and an iteration is one call per actor:
+worker, created on the worker that already holds the persisted chunks (a chunk
+moves only to balance the rows between the workers), and an iteration is one
+call per actor:
 
 1. the client sends ``w`` (d floats) to every actor;
-2. each actor scores its chunks, ``X_k @ w``, and publishes what the oracle
-   needs from the other workers; the actors fetch it from each other
-   directly, worker to worker, without the scheduler or the client:
+2. each actor scores its chunks, ``X_k @ w``, and sends what the oracle needs
+   from it to the other actors, directly, worker to worker, without the
+   scheduler or the client:
 
    * AUC (Joachims): its sorted negatives and sorted shifted positives
      ``p - 1`` (every positive is counted against every negative; 8 bytes
@@ -48,10 +49,10 @@ from ._chunked import (ChunkedLabels, _auc_coef, _auc_sort, _chunk_rows, _matvec
                        window_plan_from_hist)
 
 __all__ = ["ChunkActor", "ActorDesign", "ActorScores", "ChunkCut", "actor_design",
-           "bytes_received"]
+           "bytes_received", "bytes_exchanged"]
 
 # Bytes of the actors' replies received by this process (the client), and
-# bytes the actors fetched from each other, for the benchmark and the test
+# bytes the actors received from each other, for the benchmark and the test
 # that bound the per-iteration traffic.
 _received = [0]
 _exchanged = [0]
@@ -63,7 +64,7 @@ def bytes_received():
 
 
 def bytes_exchanged():
-    """Bytes the actors of this process's fits fetched from each other so far."""
+    """Bytes the actors of this process's fits received from each other so far."""
     return _exchanged[0]
 
 
@@ -93,7 +94,7 @@ class ChunkActor:
     indices : list of int
         The chunks' positions in the row order.
     peers : list of (address, key)
-        The other workers' actors, to fetch from in each step.
+        The other workers' actors, exchanged with in each step.
     *blocks
         The ``X`` blocks of those chunks, then their label blocks, in the
         order of ``indices``.
@@ -107,9 +108,9 @@ class ChunkActor:
         self.y = [np.asarray(b).ravel() for b in blocks[count:]]
         self.pos = self.all_pos = self.rows = None
         self.peers = None
-        self.bytes_fetched = 0
-        self._store = {}
-        self._events = {}
+        self.bytes_from_peers = 0
+        self._received = {}        # (step, name) -> ({sender: value}, all received)
+        self._sent = {}            # (step, name) -> the sends' futures
 
     async def distinct_labels(self):
         """The distinct values of this worker's labels."""
@@ -124,44 +125,56 @@ class ChunkActor:
         return {k: int(np.count_nonzero(p)) for k, p in zip(self.indices, self.pos)}
 
     # -- exchange between the actors ------------------------------------
+    #
+    # Each actor *sends* what it publishes to every peer (one message one
+    # way, sent as soon as it is ready) and waits until its own inbox holds
+    # every peer's value of the same step and name.
 
-    def _event(self, key):
-        return self._events.setdefault(key, asyncio.Event())
+    def _inbox(self, key):
+        if key not in self._received:
+            self._received[key] = ({}, asyncio.Event())
+        return self._received[key]
 
-    async def fetch(self, step, name):
-        """What this actor published as ``name`` in ``step`` (waits for it)."""
-        await self._event((step, name)).wait()
-        return self._store[(step, name)]
+    async def receive(self, step, name, sender, value):
+        """A peer's publication ``name`` of ``step`` (called by the peers)."""
+        values, complete = self._inbox((step, name))
+        values[sender] = value
+        if len(values) == len(self._peer_addresses):
+            complete.set()
 
     def _begin(self, step):
-        # Every fetch of an earlier step is over: the client starts a step
-        # only when every actor has returned from the previous one, and an
-        # actor returns only after fetching from all its peers.
-        self._store = {k: v for k, v in self._store.items() if k[0] >= step}
-        self._events = {k: v for k, v in self._events.items() if k[0] >= step}
+        # Nothing of an earlier step can still arrive: the client starts a
+        # step only when every actor has returned from the previous one, and
+        # an actor returns only after receiving from all its peers.
+        self._received = {k: v for k, v in self._received.items() if k[0] >= step}
+        self._sent = {k: v for k, v in self._sent.items() if k[0] >= step}
 
-    def _publish(self, step, name, value):
-        self._store[(step, name)] = value
-        self._event((step, name)).set()
-
-    async def _exchange(self, step, name, value):
-        """Publish ``value`` and return the peers' publications of the same name."""
-        self._publish(step, name, value)
+    def _send(self, step, name, value):
         if self.peers is None:
             from distributed.actor import Actor
 
             self.peers = [Actor(ChunkActor, address, key) for address, key in self._peer_addresses]
-        values = await asyncio.gather(*[peer.fetch(step, name) for peer in self.peers])
+        self._sent[(step, name)] = [peer.receive(step, name, self.indices[0], value)
+                                    for peer in self.peers]
+
+    async def _exchange(self, step, name, value):
+        """Send ``value`` to the peers; their values of the same step and name."""
+        self._send(step, name, value)
+        values, complete = self._inbox((step, name))
+        if self.peers:
+            await complete.wait()
+            await asyncio.gather(*self._sent[(step, name)])    # surface failed sends
+        values = [values[sender] for sender in sorted(values)]
         if any(isinstance(v, str) and v == _FAILED for v in values):
             raise PeerFailed(f"another worker's step {step} failed")
-        self.bytes_fetched += sizeof(values)
-        return list(values)
+        self.bytes_from_peers += sizeof(values)
+        return values
 
     def _fail(self, step):
-        # Unblock the peers waiting for what this step would have published.
+        # Unblock the peers waiting for what this step would have sent.
         for name in _PUBLICATIONS:
-            if (step, name) not in self._store:
-                self._publish(step, name, _FAILED)
+            if (step, name) not in self._sent:
+                self._send(step, name, _FAILED)
 
     async def _run(self, func, *args):
         if self.all_pos.shape[0] < _INLINE_ROWS:
@@ -169,11 +182,11 @@ class ChunkActor:
         return await asyncio.get_running_loop().run_in_executor(None, func, *args)
 
     async def _step(self, step, work, *args):
-        """``(work's result, bytes fetched from the peers meanwhile)``."""
+        """``(work's result, bytes received from the peers meanwhile)``."""
         self._begin(step)
-        before = self.bytes_fetched
+        before = self.bytes_from_peers
         try:
-            return await work(step, *args), self.bytes_fetched - before
+            return await work(step, *args), self.bytes_from_peers - before
         except BaseException:
             self._fail(step)
             raise
@@ -471,7 +484,7 @@ class ActorDesign:
         """``method(step, *args)`` on every actor (one step of the exchanges)."""
         self._step += 1
         replies = self._gather(method, self._step, *args)
-        _exchanged[0] += sum(fetched for _, fetched in replies)
+        _exchanged[0] += sum(from_peers for _, from_peers in replies)
         return [result for result, _ in replies]
 
     def _gather(self, method, *args):
