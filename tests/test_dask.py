@@ -475,7 +475,7 @@ def test_actor_steps_in_worker_threads_give_the_same_fit(client, monkeypatch):
     """Big chunks run each step's work in a thread off the worker's event loop."""
     from pauc.svm import _chunk_actors
 
-    monkeypatch.setattr(_chunk_actors, "_INLINE_ROWS", 0)    # in-process workers see it
+    monkeypatch.setattr(_chunk_actors, "_INLINE_VALUES", 0)   # in-process workers see it
     X, y = _problem(seed=7)
     for make in (ESTIMATORS[0], ESTIMATORS[2]):
         make = make.values[0]
@@ -485,3 +485,66 @@ def test_actor_steps_in_worker_threads_give_the_same_fit(client, monkeypatch):
         np.testing.assert_allclose(fitted.coef_, expected.coef_, rtol=1e-6,
                                    atol=1e-6 * np.abs(expected.coef_).max())
         assert fitted.threshold_ == pytest.approx(expected.threshold_, rel=1e-9, abs=1e-12)
+
+
+def _actors_left(client, timeout=10.0):
+    """Actors still held by the workers, once their release (asynchronous:
+    the scheduler forgets the keys, then the workers drop them) has settled."""
+    import gc
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        gc.collect()
+        left = sum(len(actors) for actors in
+                   client.run(lambda dask_worker: list(dask_worker.state.actors)).values())
+        if left == 0 or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+def test_actors_are_released_after_fits_and_failed_fits(client):
+    X, y = _problem(n=300, seed=8)
+    dX = da.from_array(X, chunks=(100, -1))
+    dy = da.from_array(y, chunks=100)
+    PartialAUCSVM((0.05, 0.3), C=1.0, surrogate="hinge").fit(dX, dy)
+    bad = X.copy()
+    bad[250, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        AUCSVM(C=1.0).fit(da.from_array(bad, chunks=(100, -1)), dy)
+    assert _actors_left(client) == 0
+
+
+def test_errors_computing_the_chunks_reach_the_user(client):
+    X, y = _problem(n=300, seed=9)
+
+    def fails_on_the_last_block(block, block_info=None):
+        if block_info[0]["chunk-location"][0] == 2:
+            raise RuntimeError("cannot read block 2")
+        return block
+
+    dX = da.from_array(X, chunks=(100, -1)).map_blocks(fails_on_the_last_block, dtype=float)
+    dy = da.from_array(y, chunks=100)
+    with pytest.raises(RuntimeError, match="cannot read block 2"):
+        AUCSVM(C=1.0).fit(dX, dy)
+    dy_bad = dy.map_blocks(fails_on_the_last_block, dtype=y.dtype)
+    with pytest.raises(RuntimeError, match="cannot read block 2"):
+        AUCSVM(C=1.0).fit(da.from_array(X, chunks=(100, -1)), dy_bad)
+    assert _actors_left(client) == 0
+
+
+@pytest.mark.parametrize("make", ESTIMATORS)
+def test_chunked_fit_on_three_workers(make):
+    """More than one peer per actor, and more chunks than workers."""
+    X, y = _problem(n=400, seed=10)
+    expected = make().fit(X, y)
+    chunks = (50, 90, 60, 120, 80)
+    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as three:
+        fitted = make().fit(da.from_array(X, chunks=(chunks, -1)),
+                            da.from_array(y, chunks=chunks))
+        assert _actors_left(three) == 0
+    np.testing.assert_allclose(fitted.coef_, expected.coef_, rtol=1e-6,
+                               atol=1e-6 * np.abs(expected.coef_).max())
+    assert fitted.threshold_ == pytest.approx(expected.threshold_, rel=1e-9, abs=1e-12)

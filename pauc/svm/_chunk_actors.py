@@ -72,18 +72,22 @@ class PeerFailed(RuntimeError):
     """An actor's step stopped because another actor's step failed."""
 
 
-_FAILED = "pauc: the peer's step failed"
-_PUBLICATIONS = ("auc", "top", "rows", "sorted", "best", "lowest", "below")
-# Below this many rows per worker an iteration's work takes less than a
-# thread hop: it runs on the worker's event loop.  Above, it runs in a thread,
-# so that the worker keeps answering the scheduler (heartbeats) meanwhile.
-_INLINE_ROWS = 200_000
+_FAILED = "pauc: a step failed"
+# Below this many stored values of X per worker an iteration's work takes a
+# few milliseconds at most: it runs on the worker's event loop (a thread hop
+# would cost as much).  Above, it runs in a thread, so that the worker keeps
+# answering the scheduler and its peers meanwhile.
+_INLINE_VALUES = 4_000_000
 
 
 def _sum_parts(parts):
     """``(sum X_kᵀ coef_k, sum s_k · coef_k, loss count)`` of per-chunk parts."""
     g = sum_arrays(*[part[1] for part in parts])
     return g, float(sum(part[2] for part in parts)), int(sum(part[3] for part in parts))
+
+
+def _stored_values(block):
+    return int(block.nnz) if hasattr(block, "nnz") else int(np.size(block))
 
 
 class ChunkActor:
@@ -106,48 +110,79 @@ class ChunkActor:
         self._peer_addresses = list(peers)
         self.X = list(blocks[:count])
         self.y = [np.asarray(b).ravel() for b in blocks[count:]]
-        self.pos = self.all_pos = self.rows = None
+        self.pos = self.all_pos = self.class_rows = None
         self.peers = None
         self.bytes_from_peers = 0
+        self._inline = sum(_stored_values(x) for x in self.X) < _INLINE_VALUES
         self._received = {}        # (step, name) -> ({sender: value}, all received)
         self._sent = {}            # (step, name) -> the sends' futures
+        self._failed = set()       # steps that failed somewhere
 
     async def distinct_labels(self):
         """The distinct values of this worker's labels."""
-        return np.unique(np.concatenate(self.y))
+        return await self._run(lambda: np.unique(np.concatenate(self.y)))
 
     async def set_positive(self, positive):
         """Take ``y == positive`` as the positives; ``{chunk: number of positives}``."""
-        self.pos = [b == positive for b in self.y]
-        self.all_pos = np.concatenate(self.pos)
-        self.rows = np.flatnonzero(self.all_pos), np.flatnonzero(~self.all_pos)
-        self.y = None
-        return {k: int(np.count_nonzero(p)) for k, p in zip(self.indices, self.pos)}
+        def split():
+            self.pos = [b == positive for b in self.y]
+            self.all_pos = np.concatenate(self.pos)
+            self.class_rows = np.flatnonzero(self.all_pos), np.flatnonzero(~self.all_pos)
+            self.y = None
+            return {k: int(np.count_nonzero(p)) for k, p in zip(self.indices, self.pos)}
+
+        return await self._run(split)
+
+    async def release(self):
+        """Drop the chunks and the handles on the peers (whose futures keep the
+        peers' keys alive, on an in-process cluster in the user's client)."""
+        self.X = self.y = self.pos = self.all_pos = self.class_rows = None
+        self.peers = None
+        self._received, self._sent = {}, {}
 
     # -- exchange between the actors ------------------------------------
     #
     # Each actor *sends* what it publishes to every peer (one message one
     # way, sent as soon as it is ready) and waits until its own inbox holds
-    # every peer's value of the same step and name.
+    # every peer's value of the same step and name -- or until the step is
+    # marked failed (by a peer, or by the client's abort).
 
     def _inbox(self, key):
         if key not in self._received:
             self._received[key] = ({}, asyncio.Event())
+            if key[0] in self._failed:
+                self._received[key][1].set()
         return self._received[key]
 
+    def _mark_failed(self, step):
+        self._failed.add(step)
+        for key, (_, complete) in self._received.items():
+            if key[0] == step:
+                complete.set()
+
     async def receive(self, step, name, sender, value):
-        """A peer's publication ``name`` of ``step`` (called by the peers)."""
+        """A peer's publication ``name`` of ``step`` (called by the peers);
+        ``value`` is ``_FAILED`` when the peer's step failed."""
+        if isinstance(value, str) and value == _FAILED:
+            self._mark_failed(step)
+            return
         values, complete = self._inbox((step, name))
         values[sender] = value
         if len(values) == len(self._peer_addresses):
             complete.set()
 
+    async def abort(self, step):
+        """Stop waiting in ``step`` (called by the client when another actor failed)."""
+        self._mark_failed(step)
+
     def _begin(self, step):
-        # Nothing of an earlier step can still arrive: the client starts a
+        # Nothing of an earlier step is still awaited: the client starts a
         # step only when every actor has returned from the previous one, and
-        # an actor returns only after receiving from all its peers.
+        # an actor returns only after receiving from all its peers.  (A late
+        # failure marker of an earlier step is harmless: keyed by its step.)
         self._received = {k: v for k, v in self._received.items() if k[0] >= step}
         self._sent = {k: v for k, v in self._sent.items() if k[0] >= step}
+        self._failed = {s for s in self._failed if s >= step}
 
     def _send(self, step, name, value):
         if self.peers is None:
@@ -163,21 +198,22 @@ class ChunkActor:
         values, complete = self._inbox((step, name))
         if self.peers:
             await complete.wait()
+            if step in self._failed:
+                raise PeerFailed(f"another worker's step {step} failed")
             await asyncio.gather(*self._sent[(step, name)])    # surface failed sends
         values = [values[sender] for sender in sorted(values)]
-        if any(isinstance(v, str) and v == _FAILED for v in values):
-            raise PeerFailed(f"another worker's step {step} failed")
         self.bytes_from_peers += sizeof(values)
         return values
 
     def _fail(self, step):
-        # Unblock the peers waiting for what this step would have sent.
-        for name in _PUBLICATIONS:
-            if (step, name) not in self._sent:
-                self._send(step, name, _FAILED)
+        # Unblock the peers waiting in this step; never mask the step's error.
+        try:
+            self._send(step, "*", _FAILED)
+        except Exception:
+            pass
 
     async def _run(self, func, *args):
-        if self.all_pos.shape[0] < _INLINE_ROWS:
+        if self._inline:
             return func(*args)
         return await asyncio.get_running_loop().run_in_executor(None, func, *args)
 
@@ -203,7 +239,7 @@ class ChunkActor:
     async def _auc_cut(self, step, w, inv_n):
         def prepare():
             scores = np.concatenate(self._scores(w))
-            return (scores,) + _auc_sort(scores, self.all_pos, self.rows)
+            return (scores,) + _auc_sort(scores, self.all_pos, self.class_rows)
 
         scores, mine, rows = await self._run(prepare)
         lists = [mine] + await self._exchange(step, "auc", mine)
@@ -235,15 +271,17 @@ class ChunkActor:
         scores, mine = await self._run(prepare)
         top = merge_top(j_beta, mine, *await self._exchange(step, "top", mine))
 
-        def rows():
+        def positives_rows():
+            # each positive's row r_i (Algorithm 3), their histogram, and
+            # the chunks' counts at the border of T
             chunks = [_chunk_rows(s, pos, top, j_alpha, j_beta)
                       for s, pos in zip(scores, self.pos)]
             borders = {k: {name: c[name] for name in ("above", "at", "straddle", "loss")}
                        for k, c in zip(self.indices, chunks)}
             return chunks, borders, sum_arrays(*[c["hist"] for c in chunks])
 
-        chunks, borders, hist = await self._run(rows)
-        for other_borders, other_hist in await self._exchange(step, "rows", (borders, hist)):
+        chunks, borders, hist = await self._run(positives_rows)
+        for other_borders, other_hist in await self._exchange(step, "borders", (borders, hist)):
             borders.update(other_borders)
             hist = sum_arrays(hist, other_hist)
         # every actor derives the same plan from the same sums
@@ -268,12 +306,13 @@ class ChunkActor:
         return await self._step(step, self._threshold, w, m, n, k)
 
     async def _threshold(self, step, w, m, n, k):
-        s = np.concatenate(self._scores(w))
+        s = await self._run(lambda: np.concatenate(self._scores(w)))
         pos = self.all_pos
         if k is None:
-            mine = (np.sort(s[pos]), np.sort(s[~pos]))
+            mine = await self._run(lambda: (np.sort(s[pos]), np.sort(s[~pos])))
             lists = [mine] + await self._exchange(step, "sorted", mine)
-            best = _youden_chunk(mine[0], m, n, [pl for pl, _ in lists], [nl for _, nl in lists])
+            best = await self._run(_youden_chunk, mine[0], m, n,
+                                   [pl for pl, _ in lists], [nl for _, nl in lists])
             youden, at = max([best] + await self._exchange(step, "best", best))
             cut = at if youden >= 0 else np.inf
         elif k == 0:
@@ -283,7 +322,7 @@ class ChunkActor:
             lowest = min([lowest] + await self._exchange(step, "lowest", lowest))
             cut = lowest if np.isfinite(lowest) else float(np.nextafter(level, np.inf))
         else:
-            mine = top_values(s[~pos], k)
+            mine = await self._run(top_values, s[~pos], k)
             cut = float(merge_top(k, mine, *await self._exchange(step, "top", mine))[0])
         if not np.isfinite(cut):
             return cut
@@ -334,7 +373,9 @@ class ActorScores:
         return self.design.cut(self, y, "window_cut", j_alpha, j_beta)
 
 
-class _Transposed:
+class _ActorTransposed:
+    """``X.T`` of an :class:`ActorDesign`: ``X.T @ cut`` is the cut's ``g``."""
+
     def __init__(self, design):
         self.shape = design.shape[::-1]
 
@@ -344,16 +385,21 @@ class _Transposed:
         return cut.g.copy()
 
 
-def _direct_handle(address, key):
-    """A client-side handle on the actor ``key`` that calls its worker directly.
+def _handle(address, key, direct):
+    """A client-side handle on the actor ``key``.
 
-    Dask's handles go through the scheduler unless the client was made with
-    ``direct_to_workers=True`` (one hop each way more: about 0.5 ms of each
-    step's 5 ms on a9a).  The override is of a private property: should a
-    later ``distributed`` drop it, the handle falls back to Dask's own route,
-    slower but the same results.
+    ``direct``: calls go straight to the actor's worker, as Dask's handles
+    do only when the client was made with ``direct_to_workers=True`` (by
+    default they go through the scheduler: one hop each way more, about 0.5
+    ms of each 5 ms step on a9a).  :class:`ActorDesign` falls back to Dask's
+    route when the workers cannot be reached directly.  The override is of a
+    private property: should a later ``distributed`` drop it, the handles
+    take Dask's route, slower but with the same results.
     """
     from distributed.actor import Actor
+
+    if not direct:
+        return Actor(ChunkActor, address, key)
 
     class _DirectActor(Actor):
         @property
@@ -371,14 +417,14 @@ def _direct_handle(address, key):
 def _assign(sizes, owners, workers):
     """Chunks to workers, ``{address: [chunk, ...]}`` (chunks in row order).
 
-    As many actors as workers (at most one per chunk), with about equal rows
-    (the slowest actor sets the pace of every step): a chunk stays on the
-    worker holding it unless that worker already has a quarter more than an
-    equal share; then it goes to the least loaded worker (copied there once,
-    when its actor starts).
+    As many actors as ``workers`` (at most one per chunk), with about equal
+    rows (the slowest actor sets the pace of every step): a chunk stays on
+    the worker holding it unless that worker already has a quarter more than
+    an equal share (or is not among ``workers``); then it goes to the least
+    loaded worker (copied there once, when its actor starts).
     """
     count = min(len(workers), len(sizes))
-    holding = list(dict.fromkeys(owners))
+    holding = [w for w in dict.fromkeys(owners) if w in workers]
     chosen = (holding + [w for w in workers if w not in holding])[:count]
     limit = max(1.25 * sum(sizes) / count, max(sizes))
     load = dict.fromkeys(chosen, 0)
@@ -389,6 +435,14 @@ def _assign(sizes, owners, workers):
         load[target] += size
         groups[target].append(k)
     return {w: ks for w, ks in groups.items() if ks}
+
+
+def _raise_errors(futures):
+    """Raise the error of the first failed future (e.g. a chunk of X or y
+    whose computation failed) instead of a confusing error later."""
+    for future in futures:
+        if future.status == "error":
+            raise future.exception()
 
 
 class ActorDesign:
@@ -413,14 +467,20 @@ class ActorDesign:
         self.labels = None
         self._client = client
         self.shape = design.shape
-        self.T = _Transposed(self)
+        self.T = _ActorTransposed(self)
+        self._step = 0
+        self.actors, self._futures = [], []
         (y,) = dask.persist(y)
         x_futures = sorted(client.futures_of(design.X), key=lambda f: f.key[1])
         y_futures = sorted(client.futures_of(y), key=lambda f: f.key[1])
         distributed.wait(x_futures)     # who_has knows computed chunks only
+        _raise_errors(x_futures)
         owners = client.who_has(x_futures)
-        groups = _assign(design.row_chunks, [owners[f.key][0] for f in x_futures],
-                         list(client.scheduler_info()["workers"]))
+        running = [address for address, info in client.scheduler_info()["workers"].items()
+                   if info.get("status", "running") == "running"]
+        groups = _assign(design.row_chunks,
+                         [(owners[f.key] or [None])[0] for f in x_futures],
+                         running or list(client.scheduler_info()["workers"]))
         # Keys chosen here so that each actor knows its peers from the start.
         token = uuid.uuid4().hex
         keys = {address: f"pauc-chunk-actor-{token}-{i}" for i, address in enumerate(groups)}
@@ -430,13 +490,32 @@ class ActorDesign:
                           key=keys[address], actor=True, workers=[address],
                           allow_other_workers=False)
             for address, ks in groups.items()]
-        distributed.wait(self._futures)
-        self.actors = [_direct_handle(address, keys[address]) for address in groups]
-        self._step = 0
+        try:
+            distributed.wait(self._futures)
+            _raise_errors(self._futures)
+            self._start(groups, keys)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self, groups, keys):
+        """The handles on the started actors; their first call (the labels)
+        also tells whether the workers can be reached directly."""
+        handles = [(address, keys[address]) for address in groups]
+        direct = self._client.direct_to_workers is not False
+        self.actors = [_handle(address, key, direct) for address, key in handles]
+        try:
+            self._classes = self._gather("distinct_labels")
+        except OSError:
+            if not direct:
+                raise
+            # the workers cannot be reached directly: through the scheduler
+            self.actors = [_handle(address, key, False) for address, key in handles]
+            self._classes = self._gather("distinct_labels")
 
     def distinct_labels(self):
         """The distinct values of ``y`` (each worker's, merged here)."""
-        return np.unique(np.concatenate(self._gather("distinct_labels")))
+        return np.unique(np.concatenate(self._classes))
 
     def set_positive(self, is_pos, positive):
         """Make :attr:`labels` (:class:`ChunkedLabels`) with ``y == positive``
@@ -450,8 +529,10 @@ class ActorDesign:
     def threshold(self, w, operating_fpr):
         """``threshold_`` of the fitted ``w`` (see :meth:`ChunkActor.threshold`)."""
         m, n = self.labels.n_pos, self.labels.n_neg
-        if operating_fpr is None or operating_fpr == 0.0:
-            k = None if operating_fpr is None else 0
+        if operating_fpr is None:
+            k = None                                  # Youden's point
+        elif operating_fpr == 0.0:
+            k = 0                                     # above the highest negative
         else:
             k = empirical_indices(n, (0.0, operating_fpr))[1]
         w = np.asarray(w, dtype=np.float64).ravel()
@@ -483,39 +564,56 @@ class ActorDesign:
     def _call(self, method, *args):
         """``method(step, *args)`` on every actor (one step of the exchanges)."""
         self._step += 1
-        replies = self._gather(method, self._step, *args)
+        replies = self._gather(method, self._step, *args, step=self._step)
         _exchanged[0] += sum(from_peers for _, from_peers in replies)
         return [result for result, _ in replies]
 
-    def _gather(self, method, *args):
+    def _gather(self, method, *args, step=None):
         """``method(*args)`` on every actor, awaited together in one trip to
-        the client's event loop; an actor's own error is raised before a
-        peer's :class:`PeerFailed`."""
+        the client's event loop.  When one actor fails in ``step`` the others
+        are told to stop waiting for it (``abort``); the failed actor's own
+        error is raised, before any peer's :class:`PeerFailed`."""
 
-        async def outcome(future):
+        async def outcome(actor, name, *call_args):
             try:
-                return True, await future
+                return True, await getattr(actor, name)(*call_args)
             except Exception as exc:
                 return False, exc
 
         async def call_all():
-            return await asyncio.gather(*[outcome(getattr(actor, method)(*args))
-                                          for actor in self.actors])
+            calls = [asyncio.ensure_future(outcome(actor, method, *args))
+                     for actor in self.actors]
+            aborts = []
+            for done in asyncio.as_completed(calls):
+                ok, _ = await done
+                if not ok and step is not None and not aborts:
+                    aborts = [asyncio.ensure_future(outcome(actor, "abort", step))
+                              for actor in self.actors]
+            await asyncio.gather(*aborts)
+            return [call.result() for call in calls]
 
         outcomes = self._client.sync(call_all)
         errors = [value for ok, value in outcomes if not ok]
         if errors:
             raise sorted(errors, key=lambda exc: isinstance(exc, PeerFailed))[0]
         results = [value for _, value in outcomes]
+        # benchmark instrumentation (pauc's bench/bench_dask.py), one sizeof per step
         _received[0] += sizeof(results)
         return results
 
     def close(self):
-        """Release the actors (and their references to the chunks)."""
-        self.actors = []
-        for future in self._futures:
-            future.release()
-        self._futures = []
+        """Release the actors: they drop the chunks and their handles on each
+        other, then their keys are released."""
+        try:
+            if self.actors:
+                self._gather("release")
+        except Exception:
+            pass            # a lost worker: its actor is gone anyway
+        finally:
+            self.actors = []
+            for future in self._futures:
+                future.release()
+            self._futures = []
 
 
 def actor_design(design, y):

@@ -135,8 +135,10 @@ def _check_sample_weight(sample_weight, scores, is_pos):
 
 def _window_cut(scores, y, j_alpha, j_beta, naive):
     """Validate, then run the shared prefix search of :mod:`pauc.svm._oracles`."""
-    if getattr(scores, "_pauc_actor_scores", False) and not naive:
+    if getattr(scores, "_pauc_actor_scores", False):
         # scores of a chunked fit held by actors (pauc.svm._chunk_actors)
+        if naive:
+            raise NotImplementedError("the naive oracle has no chunked (dask) version")
         return scores.window_cut(y, j_alpha, j_beta)
     if is_dask_array(scores):
         # row-chunked scores: the same cut as a map-reduce (pauc.svm._chunked)
@@ -181,8 +183,10 @@ def auc_oracle(scores, y, sample_weight=None):
     loss : float
         ``Delta_AUC`` of the maximiser.
     """
-    if getattr(scores, "_pauc_actor_scores", False) and sample_weight is None:
+    if getattr(scores, "_pauc_actor_scores", False):
         # scores of a chunked fit held by actors (pauc.svm._chunk_actors)
+        if sample_weight is not None:
+            raise NotImplementedError("auc_oracle takes no sample_weight with dask scores")
         return scores.auc_cut(y)
     if is_dask_array(scores):
         # row-chunked scores: the same cut as a map-reduce (pauc.svm._chunked)
