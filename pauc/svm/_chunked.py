@@ -287,7 +287,7 @@ def _check_classes(classes, dtype, name="y"):
 
 
 def _labels_with_classes(y, row_chunks, name="y"):
-    """``(ChunkedLabels, classes)``: the distinct labels of a dask ``y`` and its positives."""
+    """``(y, classes)``: ``y`` aligned with ``row_chunks`` and its distinct values."""
     y = _label_column(y, row_chunks, name=name)
     classes = _distinct_labels(y)
     _check_classes(classes, y.dtype, name)
@@ -560,8 +560,10 @@ def _auc_sort(s, pos, rows=None):
 
 
 def _auc_prepare(s, pos):
-    """The chunk's sorted shifted positives ``p - 1`` and sorted negatives."""
-    return _auc_sort(s, pos)[0]
+    """The chunk's sorted shifted positives ``p - 1`` and sorted negatives
+    (the values of :func:`_auc_sort`, without the rows)."""
+    p, z = split_by_label(_finite_scores(s), pos)
+    return np.sort(p - 1.0), np.sort(z)
 
 
 def _auc_coef(mine, rows, inv_n, lists, size):
