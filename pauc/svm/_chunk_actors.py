@@ -110,7 +110,7 @@ class ChunkActor:
         self._peer_addresses = list(peers)
         self.X = list(blocks[:count])
         self.y = [np.asarray(b).ravel() for b in blocks[count:]]
-        self.pos = self.all_pos = self.class_rows = None
+        self.pos = self.all_pos = None
         self.peers = None
         self.bytes_from_peers = 0
         self._inline = sum(_stored_values(x) for x in self.X) < _INLINE_VALUES
@@ -127,7 +127,6 @@ class ChunkActor:
         def split():
             self.pos = [b == positive for b in self.y]
             self.all_pos = np.concatenate(self.pos)
-            self.class_rows = np.flatnonzero(self.all_pos), np.flatnonzero(~self.all_pos)
             self.y = None
             return {k: int(np.count_nonzero(p)) for k, p in zip(self.indices, self.pos)}
 
@@ -136,7 +135,7 @@ class ChunkActor:
     async def release(self):
         """Drop the chunks and the handles on the peers (whose futures keep the
         peers' keys alive, on an in-process cluster in the user's client)."""
-        self.X = self.y = self.pos = self.all_pos = self.class_rows = None
+        self.X = self.y = self.pos = self.all_pos = None
         self.peers = None
         self._received, self._sent = {}, {}
 
@@ -239,7 +238,7 @@ class ChunkActor:
     async def _auc_cut(self, step, w, inv_n):
         def prepare():
             scores = np.concatenate(self._scores(w))
-            return (scores,) + _auc_sort(scores, self.all_pos, self.class_rows)
+            return (scores,) + _auc_sort(scores, self.all_pos)
 
         scores, mine, rows = await self._run(prepare)
         lists = [mine] + await self._exchange(step, "auc", mine)

@@ -547,16 +547,23 @@ def chunked_window_cut(scores, y, j_alpha, j_beta):
 # AUC oracle: every positive against every negative, worker to worker
 # --------------------------------------------------------------------------
 
-def _auc_sort(s, pos, rows=None):
+def _auc_sort(s, pos):
     """A chunk's shifted positives ``p - 1`` and its negatives, each sorted,
-    with the row of each sorted value (to give the counts back to the rows).
-    ``rows``: the rows of the positives and of the negatives, if known."""
-    p, z = split_by_label(_finite_scores(s), pos)
-    q = p - 1.0
-    order_q, order_z = np.argsort(q), np.argsort(z)
-    if rows is None:
-        rows = np.flatnonzero(pos), np.flatnonzero(~pos)
-    return (q[order_q], z[order_z]), (rows[0][order_q], rows[1][order_z])
+    with the row of each sorted value (to give the counts back to the rows):
+    the packed-key sort of the in-memory oracles, which carries the row
+    numbers at the cost of a plain sort."""
+    from ._oracles import _sorted_candidates
+
+    s = _finite_scores(s)
+    if s.shape[0] >= 2**31 - 1:
+        raise ValueError(f"{s.shape[0]} rows in one sort: the row numbers are 32-bit "
+                         "integers; split the data over more chunks or workers")
+    pos = np.ascontiguousarray(pos, dtype=bool)
+    n_neg = s.shape[0] - int(np.count_nonzero(pos))
+    # every row is a candidate (t_beta = -inf): nothing is written to ``unused``
+    unused = np.empty(s.shape[0])
+    values, rows = _sorted_candidates(s, pos.view(np.uint8), n_neg, -np.inf, 0, unused)
+    return (values[n_neg:] - 1.0, values[:n_neg]), (rows[n_neg:], rows[:n_neg])
 
 
 def _auc_prepare(s, pos):
