@@ -64,6 +64,7 @@ from .._dask import (aligned_labels, check_known_chunks, is_dask_array, merge_to
                      require_dask, sum_arrays, top_values, tree_reduce)
 from .._ranking import count_above, split_by_label
 from .._validation import check_fpr_range, check_int, check_positive_scalar, empirical_indices
+from ._oracles import _sorted_candidates
 
 __all__ = ["ChunkedDesign", "ChunkedLabels", "chunked_window_cut", "chunked_auc_cut",
            "as_chunked_labels", "fit_chunked", "chunked_decision_function"]
@@ -552,8 +553,6 @@ def _auc_sort(s, pos):
     with the row of each sorted value (to give the counts back to the rows):
     the packed-key sort of the in-memory oracles, which carries the row
     numbers at the cost of a plain sort."""
-    from ._oracles import _sorted_candidates
-
     s = _finite_scores(s)
     if s.shape[0] >= 2**31 - 1:
         raise ValueError(f"{s.shape[0]} rows in one sort: the row numbers are 32-bit "
