@@ -548,3 +548,18 @@ def test_chunked_fit_on_three_workers(make):
     np.testing.assert_allclose(fitted.coef_, expected.coef_, rtol=1e-6,
                                atol=1e-6 * np.abs(expected.coef_).max())
     assert fitted.threshold_ == pytest.approx(expected.threshold_, rel=1e-9, abs=1e-12)
+
+
+def test_chunked_fit_on_worker_processes():
+    """The actors' messages between processes (serialised), and their release there."""
+    X, y = _problem(n=300, seed=11)
+    expected = PartialAUCSVM((0.05, 0.3), C=10.0).fit(X, y)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as processes:
+        fitted = PartialAUCSVM((0.05, 0.3), C=10.0).fit(
+            da.from_array(X, chunks=(100, -1)), da.from_array(y, chunks=100))
+        assert _actors_left(processes) == 0
+    np.testing.assert_allclose(fitted.coef_, expected.coef_, rtol=1e-6,
+                               atol=1e-6 * np.abs(expected.coef_).max())
+    assert fitted.threshold_ == pytest.approx(expected.threshold_, rel=1e-9, abs=1e-12)

@@ -38,6 +38,7 @@ scores are a :class:`ActorScores` (the ``w`` they come from).
 
 import asyncio
 import uuid
+import weakref
 
 import numpy as np
 from dask.sizeof import sizeof
@@ -86,6 +87,14 @@ def _sum_parts(parts):
     return g, float(sum(part[2] for part in parts)), int(sum(part[3] for part in parts))
 
 
+def _consume(task):
+    """Done-callback of a task whose outcome nobody awaits (a failure marker
+    sent to a possibly lost peer, a wait given up): read its exception so
+    that asyncio does not report it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
+
+
 def _stored_values(block):
     return int(block.nnz) if hasattr(block, "nnz") else int(np.size(block))
 
@@ -111,12 +120,12 @@ class ChunkActor:
         self.X = list(blocks[:count])
         self.y = [np.asarray(b).ravel() for b in blocks[count:]]
         self.pos = self.all_pos = None
-        self.peers = None
         self.bytes_from_peers = 0
         self._inline = sum(_stored_values(x) for x in self.X) < _INLINE_VALUES
         self._received = {}        # (step, name) -> ({sender: value}, all received)
-        self._sent = {}            # (step, name) -> the sends' futures
-        self._failed = set()       # steps that failed somewhere
+        self._sent = {}            # (step, name) -> the sends (tasks)
+        self._failures = {}        # step -> event set when the step failed somewhere
+        self._closed = False
 
     async def distinct_labels(self):
         """The distinct values of this worker's labels."""
@@ -133,37 +142,50 @@ class ChunkActor:
         return await self._run(split)
 
     async def release(self):
-        """Drop the chunks and the handles on the peers (whose futures keep the
-        peers' keys alive, on an in-process cluster in the user's client)."""
+        """Drop the chunks; a step still running (the fit was interrupted)
+        stops at its next wait."""
+        self._closed = True
+        for failed in self._failures.values():
+            failed.set()
         self.X = self.y = self.pos = self.all_pos = None
-        self.peers = None
-        self._received, self._sent = {}, {}
 
     # -- exchange between the actors ------------------------------------
     #
     # Each actor *sends* what it publishes to every peer (one message one
     # way, sent as soon as it is ready) and waits until its own inbox holds
-    # every peer's value of the same step and name -- or until the step is
-    # marked failed (by a peer, or by the client's abort).
+    # every peer's value of the same step and name.  Every wait of a step
+    # also ends when the step is marked failed: by a peer's failure marker,
+    # by the client's abort (another actor's call failed), or by release.
 
     def _inbox(self, key):
         if key not in self._received:
             self._received[key] = ({}, asyncio.Event())
-            if key[0] in self._failed:
-                self._received[key][1].set()
         return self._received[key]
 
-    def _mark_failed(self, step):
-        self._failed.add(step)
-        for key, (_, complete) in self._received.items():
-            if key[0] == step:
-                complete.set()
+    def _failure(self, step):
+        if step not in self._failures:
+            self._failures[step] = asyncio.Event()
+            if self._closed:
+                self._failures[step].set()
+        return self._failures[step]
+
+    async def _until(self, step, awaitable):
+        """``await awaitable``, or raise :class:`PeerFailed` when ``step`` fails first."""
+        work = asyncio.ensure_future(awaitable)
+        failed = asyncio.ensure_future(self._failure(step).wait())
+        await asyncio.wait({work, failed}, return_when=asyncio.FIRST_COMPLETED)
+        failed.cancel()
+        if self._failure(step).is_set():
+            work.cancel()
+            work.add_done_callback(_consume)
+            raise PeerFailed(f"step {step} failed on another worker (or the fit was stopped)")
+        return work.result()
 
     async def receive(self, step, name, sender, value):
         """A peer's publication ``name`` of ``step`` (called by the peers);
         ``value`` is ``_FAILED`` when the peer's step failed."""
         if isinstance(value, str) and value == _FAILED:
-            self._mark_failed(step)
+            self._failure(step).set()
             return
         values, complete = self._inbox((step, name))
         values[sender] = value
@@ -172,42 +194,61 @@ class ChunkActor:
 
     async def abort(self, step):
         """Stop waiting in ``step`` (called by the client when another actor failed)."""
-        self._mark_failed(step)
+        self._failure(step).set()
 
     def _begin(self, step):
         # Nothing of an earlier step is still awaited: the client starts a
         # step only when every actor has returned from the previous one, and
-        # an actor returns only after receiving from all its peers.  (A late
-        # failure marker of an earlier step is harmless: keyed by its step.)
+        # an actor returns only after receiving from all its peers (or after
+        # its step failed).  Late messages of an earlier step are harmless:
+        # they are keyed by their step.
         self._received = {k: v for k, v in self._received.items() if k[0] >= step}
         self._sent = {k: v for k, v in self._sent.items() if k[0] >= step}
-        self._failed = {s for s in self._failed if s >= step}
+        self._failures = {k: v for k, v in self._failures.items() if k >= step}
 
     def _send(self, step, name, value):
-        if self.peers is None:
-            from distributed.actor import Actor
+        """Start sending ``value`` to every peer's :meth:`receive`.
 
-            self.peers = [Actor(ChunkActor, address, key) for address, key in self._peer_addresses]
-        self._sent[(step, name)] = [peer.receive(step, name, self.indices[0], value)
-                                    for peer in self.peers]
+        A worker-to-worker RPC of Dask's ``actor_execute`` handler -- the call
+        an actor handle makes -- but without a handle: a handle made on a
+        worker holds a future on the peer's key, which keeps the peer alive
+        and, after a failed send, waits on that future for ever.  Here a send
+        to a lost worker fails with ``OSError``."""
+        if self._closed:
+            raise PeerFailed("the fit's actors were released")
+        from distributed import get_worker
+        from distributed.protocol import to_serialize
+
+        rpc = get_worker().rpc
+        args = [step, name, self.indices[0], to_serialize(value)]
+
+        async def send(address, key):
+            reply = await rpc(address).actor_execute(actor=key, function="receive",
+                                                     args=args, kwargs={})
+            if reply["status"] != "OK":
+                raise reply["exception"]
+
+        self._sent[(step, name)] = [asyncio.ensure_future(send(address, key))
+                                    for address, key in self._peer_addresses]
 
     async def _exchange(self, step, name, value):
         """Send ``value`` to the peers; their values of the same step and name."""
         self._send(step, name, value)
         values, complete = self._inbox((step, name))
-        if self.peers:
-            await complete.wait()
-            if step in self._failed:
-                raise PeerFailed(f"another worker's step {step} failed")
-            await asyncio.gather(*self._sent[(step, name)])    # surface failed sends
+        if self._peer_addresses:
+            await self._until(step, complete.wait())
+            await self._until(step, asyncio.gather(*self._sent[(step, name)]))
         values = [values[sender] for sender in sorted(values)]
         self.bytes_from_peers += sizeof(values)
         return values
 
     def _fail(self, step):
-        # Unblock the peers waiting in this step; never mask the step's error.
+        # Unblock the peers waiting in this step; never mask the step's error
+        # (nor wait: a peer may be the lost worker).
         try:
             self._send(step, "*", _FAILED)
+            for send in self._sent[(step, "*")]:
+                send.add_done_callback(_consume)
         except Exception:
             pass
 
@@ -390,10 +431,12 @@ def _handle(address, key, direct):
     ``direct``: calls go straight to the actor's worker, as Dask's handles
     do only when the client was made with ``direct_to_workers=True`` (by
     default they go through the scheduler: one hop each way more, about 0.5
-    ms of each 5 ms step on a9a).  :class:`ActorDesign` falls back to Dask's
-    route when the workers cannot be reached directly.  The override is of a
-    private property: should a later ``distributed`` drop it, the handles
-    take Dask's route, slower but with the same results.
+    ms of each 5 ms step on a9a).  When the first call cannot reach the
+    workers directly (``OSError``, after Dask's connection timeout),
+    :class:`ActorDesign` falls back to Dask's route and remembers it for the
+    client; a client made with ``direct_to_workers=False`` never goes direct.
+    The override is of a private property: should a later ``distributed``
+    drop it, the handles take Dask's route, slower but with the same results.
     """
     from distributed.actor import Actor
 
@@ -411,6 +454,10 @@ def _handle(address, key, direct):
             return (Actor, (self._cls, self._address, self.key))
 
     return _DirectActor(ChunkActor, address, key)
+
+
+# Clients whose workers could not be reached directly (see _handle).
+_UNREACHABLE = weakref.WeakKeyDictionary()
 
 
 def _assign(sizes, owners, workers):
@@ -465,6 +512,7 @@ class ActorDesign:
         self.design = design
         self.labels = None
         self._client = client
+        self._background = set()
         self.shape = design.shape
         self.T = _ActorTransposed(self)
         self._step = 0
@@ -490,25 +538,45 @@ class ActorDesign:
                           allow_other_workers=False)
             for address, ks in groups.items()]
         try:
-            distributed.wait(self._futures)
-            _raise_errors(self._futures)
+            self._wait_started(groups)
             self._start(groups, keys)
         except BaseException:
             self.close()
             raise
 
+    def _wait_started(self, groups):
+        """Wait for the actors; raise their errors (a chunk of X or y that could
+        not be computed), or a clear one if a chosen worker left meanwhile (the
+        actor, pinned to it, would never start)."""
+        import distributed
+
+        while True:
+            try:
+                distributed.wait(self._futures, timeout=2.0)
+                break
+            except distributed.TimeoutError:
+                workers = self._client.scheduler_info()["workers"]
+                gone = [address for address in groups if address not in workers]
+                if gone:
+                    raise RuntimeError(f"worker(s) {gone} left the cluster while the fit's "
+                                       "actors were starting; fit again") from None
+        _raise_errors(self._futures)
+
     def _start(self, groups, keys):
         """The handles on the started actors; their first call (the labels)
         also tells whether the workers can be reached directly."""
         handles = [(address, keys[address]) for address in groups]
-        direct = self._client.direct_to_workers is not False
+        setting = self._client.direct_to_workers
+        direct = setting is True or (setting is None and self._client not in _UNREACHABLE)
         self.actors = [_handle(address, key, direct) for address, key in handles]
         try:
             self._classes = self._gather("distinct_labels")
         except OSError:
-            if not direct:
+            if not direct or setting is True:
                 raise
-            # the workers cannot be reached directly: through the scheduler
+            # The workers cannot be reached directly: through the scheduler,
+            # for this client's later fits too.
+            _UNREACHABLE[self._client] = True
             self.actors = [_handle(address, key, False) for address, key in handles]
             self._classes = self._gather("distinct_labels")
 
@@ -567,11 +635,14 @@ class ActorDesign:
         _exchanged[0] += sum(from_peers for _, from_peers in replies)
         return [result for result, _ in replies]
 
-    def _gather(self, method, *args, step=None):
+    def _gather(self, method, *args, step=None, timeout=None):
         """``method(*args)`` on every actor, awaited together in one trip to
-        the client's event loop.  When one actor fails in ``step`` the others
-        are told to stop waiting for it (``abort``); the failed actor's own
-        error is raised, before any peer's :class:`PeerFailed`."""
+        the client's event loop.  When one actor's call fails in ``step``, the
+        actors whose calls are still running are told to stop waiting
+        (``abort``, not awaited: the failed one may be a lost worker); the
+        failed actor's own error is raised, before any peer's
+        :class:`PeerFailed`.  ``timeout``: seconds, then the calls still
+        running count as failed (``TimeoutError``)."""
 
         async def outcome(actor, name, *call_args):
             try:
@@ -579,17 +650,29 @@ class ActorDesign:
             except Exception as exc:
                 return False, exc
 
+        def abort(pending):
+            for actor in pending:
+                task = asyncio.ensure_future(outcome(actor, "abort", step))
+                self._background.add(task)              # a strong reference until done
+                task.add_done_callback(self._background.discard)
+
         async def call_all():
-            calls = [asyncio.ensure_future(outcome(actor, method, *args))
-                     for actor in self.actors]
-            aborts = []
-            for done in asyncio.as_completed(calls):
-                ok, _ = await done
-                if not ok and step is not None and not aborts:
-                    aborts = [asyncio.ensure_future(outcome(actor, "abort", step))
-                              for actor in self.actors]
-            await asyncio.gather(*aborts)
-            return [call.result() for call in calls]
+            calls = {asyncio.ensure_future(outcome(actor, method, *args)): actor
+                     for actor in self.actors}
+            try:
+                aborted = step is None
+                for done in asyncio.as_completed(list(calls), timeout=timeout):
+                    ok, _ = await done
+                    if not ok and not aborted:
+                        aborted = True
+                        abort([actor for call, actor in calls.items() if not call.done()])
+                return [call.result() for call in calls]
+            except asyncio.TimeoutError:
+                return [call.result() if call.done() else (False, TimeoutError(method))
+                        for call in calls]
+            finally:
+                for call in calls:
+                    call.cancel()
 
         outcomes = self._client.sync(call_all)
         errors = [value for ok, value in outcomes if not ok]
@@ -601,11 +684,11 @@ class ActorDesign:
         return results
 
     def close(self):
-        """Release the actors: they drop the chunks and their handles on each
-        other, then their keys are released."""
+        """Release the actors: each drops its chunks and stops a step still
+        running (an interrupted fit), then their keys are released."""
         try:
             if self.actors:
-                self._gather("release")
+                self._gather("release", timeout=5.0)
         except Exception:
             pass            # a lost worker: its actor is gone anyway
         finally:
