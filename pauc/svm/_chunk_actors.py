@@ -37,6 +37,7 @@ scores are a :class:`ActorScores` (the ``w`` they come from).
 """
 
 import asyncio
+import logging
 import uuid
 import weakref
 
@@ -46,8 +47,10 @@ from dask.sizeof import sizeof
 from .._dask import merge_top, sum_arrays, top_values
 from .._validation import empirical_indices
 from ._chunked import (ChunkedLabels, _auc_coef, _auc_sort, _chunk_rows, _matvec_block,
-                       _max_below, _min_above, _rmatvec_block, _window_coef, _youden_chunk,
+                       _max_below, _min_above, _rmatvec_block, _totals, _window_coef, _youden_chunk,
                        window_plan_from_hist)
+
+_logger = logging.getLogger(__name__)
 
 __all__ = ["ChunkActor", "ActorDesign", "ActorScores", "ChunkCut", "actor_design",
            "bytes_received", "bytes_exchanged"]
@@ -79,12 +82,6 @@ _FAILED = "pauc: a step failed"
 # would cost as much).  Above, it runs in a thread, so that the worker keeps
 # answering the scheduler and its peers meanwhile.
 _INLINE_VALUES = 4_000_000
-
-
-def _sum_parts(parts):
-    """``(sum X_kᵀ coef_k, sum s_k · coef_k, loss count)`` of per-chunk parts."""
-    g = sum_arrays(*[part[1] for part in parts])
-    return g, float(sum(part[2] for part in parts)), int(sum(part[3] for part in parts))
 
 
 def _consume(task):
@@ -249,8 +246,8 @@ class ChunkActor:
             self._send(step, "*", _FAILED)
             for send in self._sent[(step, "*")]:
                 send.add_done_callback(_consume)
-        except Exception:
-            pass
+        except Exception as exc:
+            _logger.debug("step %s: could not tell the peers it failed: %r", step, exc)
 
     async def _run(self, func, *args):
         if self._inline:
@@ -329,9 +326,9 @@ class ChunkActor:
                                      [borders[k] for k in sorted(borders)])
 
         def finish():
-            return _sum_parts([_window_coef(s, pos, top, chunk, plan, k, inv_n, x)
-                               for k, s, pos, chunk, x
-                               in zip(self.indices, scores, self.pos, chunks, self.X)])
+            return _totals(*[_window_coef(s, pos, top, chunk, plan, k, inv_n, x)
+                             for k, s, pos, chunk, x
+                             in zip(self.indices, scores, self.pos, chunks, self.X)])
 
         return await self._run(finish)
 
@@ -689,8 +686,8 @@ class ActorDesign:
         try:
             if self.actors:
                 self._gather("release", timeout=5.0)
-        except Exception:
-            pass            # a lost worker: its actor is gone anyway
+        except Exception as exc:       # a lost worker: its actor is gone anyway
+            _logger.debug("releasing the chunk actors: %r", exc)
         finally:
             self.actors = []
             for future in self._futures:

@@ -221,7 +221,9 @@ def _small_part(part):
 
 
 def _totals(*parts):
-    """Sum the chunks' small parts (see :func:`_small_part`)."""
+    """``(sum X_kᵀ coef_k, sum s_k · coef_k, loss count)`` of per-chunk parts
+    ``(coef_k or None, X_kᵀ coef_k, s_k · coef_k, loss count)`` (the task
+    graphs' small parts, :func:`_small_part`, and the actors' chunks)."""
     loss = sum(int(part[3]) for part in parts)
     if parts[0][1] is None:
         return None, None, loss
@@ -523,6 +525,8 @@ def chunked_window_cut(scores, y, j_alpha, j_beta):
     """
     from .oracles import _check_indices
 
+    if getattr(scores, "_pauc_actor_scores", False):
+        return scores.window_cut(y, j_alpha, j_beta)          # a chunked fit's scores, held by actors
     dask, _ = require_dask()
     scores, labels = _scores_and_labels(scores, y)
     j_alpha, j_beta = _check_indices(j_alpha, j_beta, labels.n_neg)
@@ -606,6 +610,8 @@ def chunked_auc_cut(scores, y):
     ``coef`` as a persisted dask array.  See the module docstring for what
     travels between the workers.
     """
+    if getattr(scores, "_pauc_actor_scores", False):
+        return scores.auc_cut(y)          # a chunked fit's scores, held by actors
     dask, _ = require_dask()
     scores, labels = _scores_and_labels(scores, y)
     task = _task

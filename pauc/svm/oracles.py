@@ -133,14 +133,15 @@ def _check_sample_weight(sample_weight, scores, is_pos):
     return weight
 
 
+def _is_chunked(scores):
+    """Dask scores, or the scores of a chunked fit held by actors
+    (:class:`pauc.svm._chunk_actors.ActorScores`)."""
+    return is_dask_array(scores) or getattr(scores, "_pauc_actor_scores", False)
+
+
 def _window_cut(scores, y, j_alpha, j_beta, naive):
     """Validate, then run the shared prefix search of :mod:`pauc.svm._oracles`."""
-    if getattr(scores, "_pauc_actor_scores", False):
-        # scores of a chunked fit held by actors (pauc.svm._chunk_actors)
-        if naive:
-            raise NotImplementedError("the naive oracle has no chunked (dask) version")
-        return scores.window_cut(y, j_alpha, j_beta)
-    if is_dask_array(scores):
+    if _is_chunked(scores):
         # row-chunked scores: the same cut as a map-reduce (pauc.svm._chunked)
         if naive:
             raise NotImplementedError("the naive oracle has no chunked (dask) version")
@@ -183,12 +184,7 @@ def auc_oracle(scores, y, sample_weight=None):
     loss : float
         ``Delta_AUC`` of the maximiser.
     """
-    if getattr(scores, "_pauc_actor_scores", False):
-        # scores of a chunked fit held by actors (pauc.svm._chunk_actors)
-        if sample_weight is not None:
-            raise NotImplementedError("auc_oracle takes no sample_weight with dask scores")
-        return scores.auc_cut(y)
-    if is_dask_array(scores):
+    if _is_chunked(scores):
         # row-chunked scores: the same cut as a map-reduce (pauc.svm._chunked)
         if sample_weight is not None:
             raise NotImplementedError("auc_oracle takes no sample_weight with dask scores")
