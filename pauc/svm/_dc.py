@@ -24,7 +24,10 @@ Stopping (line 11).  The paper stops when ``(f − g)(w_t) − (f − g)(w_{t−
 <= τ``, a difference that CCCP makes non-positive, so read literally it
 stops after one step; we stop when the *decrease* of the outer objective
 ``J`` is at most ``τ · max(1, |J(w_{t−1})|)`` (relative for large
-objectives), or after ``dc_max_iter`` outer steps.
+objectives), or after ``dc_max_iter`` outer steps.  The convex problems are
+solved to within ``C · tol``, so a step can end slightly above where it
+started; such a step is not taken (its decrease counts as zero, which stops
+the procedure), and the returned point is the best one met.
 """
 
 import numpy as np
@@ -73,8 +76,11 @@ def cccp(X, y, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, verb
     -------
     w : ndarray of shape (d,)
     history : list of dict
-        One entry per outer step: ``objective`` (J), ``inner_iter`` (cutting-
-        plane iterations), ``inner_converged``, ``n_cuts``.
+        The start, then one entry per outer step: ``objective`` (J at the point
+        kept: the step's solution, or the previous point when the inexact
+        convex solve ended higher -- so the sequence never increases),
+        ``step_objective`` (J at the step's solution), ``inner_iter`` (cutting-plane iterations), ``inner_converged``,
+        ``n_cuts``.
     converged : bool
     """
     C = solver.C
@@ -82,7 +88,8 @@ def cccp(X, y, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, verb
     f_oracle = _scaled_oracle(y, j_beta, j_beta / width)
     w = np.asarray(w0, dtype=np.float64).copy()
     objective = hinge_objective(X, y, w, j_alpha, j_beta, C)
-    history = [{"objective": objective, "inner_iter": 0, "inner_converged": True,
+    history = [{"objective": objective, "step_objective": objective, "inner_iter": 0,
+                "inner_converged": True,
                 "n_cuts": solver.master.n_cuts}]
     converged = False
     for step in range(1, dc_max_iter + 1):
@@ -91,12 +98,20 @@ def cccp(X, y, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, verb
         linear = C * (j_alpha / width) * np.asarray(X.T @ coef_alpha, dtype=np.float64).ravel()
         # Line 10: the convex upper bound, warm-started from the cuts of f held by the solver.
         solver.set_linear_term(linear)
-        w = solver.solve(X, f_oracle, w0=w)
-        previous, objective = objective, hinge_objective(X, y, w, j_alpha, j_beta, C)
-        history.append({"objective": objective, "inner_iter": solver.n_iter_,
-                        "inner_converged": solver.converged_, "n_cuts": solver.master.n_cuts})
+        w_step = solver.solve(X, f_oracle, w0=w)
+        step_objective = hinge_objective(X, y, w_step, j_alpha, j_beta, C)
+        # An exact minimiser of the convex upper bound never increases J; the
+        # cutting-plane solution is within C * tol of it, so J can rise by as
+        # much.  Keep the better point: the sequence is then non-increasing.
+        previous = objective
+        if step_objective <= objective:
+            w, objective = w_step, step_objective
+        history.append({"objective": objective, "step_objective": step_objective,
+                        "inner_iter": solver.n_iter_, "inner_converged": solver.converged_,
+                        "n_cuts": solver.master.n_cuts})
         if verbose:
-            print(f"CCCP step {step:>3}: objective {objective:.6g} "
+            kept = "" if objective == step_objective else f" (kept {objective:.6g})"
+            print(f"CCCP step {step:>3}: objective {step_objective:.6g}{kept} "
                   f"({solver.n_iter_} cutting-plane iterations, {solver.master.n_cuts} cuts)")
         if previous - objective <= dc_tol * max(1.0, abs(previous)):
             converged = True

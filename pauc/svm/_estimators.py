@@ -374,8 +374,10 @@ class PartialAUCSVM(_StructuralSVM):
         Empirical indices of the window on the training negatives.
     dc_history_ : ndarray or None
         ``surrogate="hinge"`` only: the outer objective ``1/2 ||w||^2 +
-        C R_hinge(w)`` at the start and after each CCCP step (non-increasing
-        up to the inner solver's tolerance); None for the other surrogates.
+        C R_hinge(w)`` at the start and after each CCCP step, non-increasing:
+        a step whose inexact convex solve (within ``C * tol`` of its optimum)
+        ends higher is not taken, and CCCP stops there.  None for the other
+        surrogates.
     dc_inner_iter_ : ndarray of int or None
         ``surrogate="hinge"`` only: cutting-plane iterations of each CCCP
         step (``dc_inner_iter_[t]`` solves the convex problem of step

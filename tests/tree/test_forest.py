@@ -224,6 +224,24 @@ def table1_ten_runs():
 
 
 @pytest.mark.slow
+def test_table1_rf20_treerank_row_with_the_oblique_mean_shift():
+    """The paper leaves RF 20's mean direction open; spread over the 20 features
+    ("oblique") it reproduces Table 1's single TreeRank row: 10 runs give 0.619 on
+    this test set (AUC* 0.792) where the paper has 0.605 at AUC* 0.773, while the
+    axis reading gives 0.692 (a single split on the one mean feature does well)."""
+    Xt, yt, bayes_score = make_ranking_forest_data("RF20", 3000, random_state=10_000,
+                                                   orientation="oblique")
+    aucs = []
+    for run in range(10):
+        X, y, _ = make_ranking_forest_data("RF20", 2000, random_state=run,
+                                           orientation="oblique")
+        tree = TreeRank(max_depth=10, leafrank_max_depth=10, random_state=run).fit(X, y)
+        aucs.append(roc_auc(yt, tree.decision_function(Xt)))
+    paper_at_this_test_set = 0.605 + (roc_auc(yt, bayes_score(Xt)) - 0.773)
+    assert abs(np.mean(aucs) - paper_at_this_test_set) <= 0.015, (np.mean(aucs), aucs)
+
+
+@pytest.mark.slow
 def test_table1_forest_beats_single_treerank_and_sparse_case_2(table1_ten_runs):
     rf20_forest, rf20_tree, sparse_forest, _ = table1_ten_runs
     assert rf20_tree <= rf20_forest
@@ -235,7 +253,11 @@ def test_table1_forest_beats_single_treerank_and_sparse_case_2(table1_ten_runs):
     "issue 6 gap: RF 20 Case 7 (q0 = q1 = 5) reaches 0.7407 on this 3000-point test set, "
     "whose own AUC* is 0.790 (population 0.775, paper's test set 0.773), i.e. 0.049 below "
     "AUC* where the paper's forest is 0.023 below; on a 20000-point test set (AUC* 0.776) "
-    "5 runs give 0.730, against 0.737-0.741 for Cases 1, 2, 4, 8, 9 (paper 0.743-0.748)"))
+    "5 runs give 0.730, against 0.737-0.741 for Cases 1, 2, 4, 8, 9 (paper 0.743-0.748). "
+    "With RF 20's mean shift spread over the features (orientation='oblique', which "
+    "reproduces the TreeRank row), Case 7 is 0.749 on this test set and 0.734 on a "
+    "20000-point one (AUC* 0.778, 10 runs): still 0.011-0.016 short once the test "
+    "sets' AUC* are accounted for"))
 def test_table1_rf20_case7_reaches_paper_level(table1_ten_runs):
     # The paper's 0.75 was measured on a test set with AUC* 0.773; a 3000-point
     # test set's own AUC* varies by +-0.015, so the target 0.74 is moved by the
