@@ -333,6 +333,10 @@ class PartialAUCSVM(_StructuralSVM):
       ``j_alpha > 0`` it is not convex (Theorem 2) and is minimised by the
       concave-convex procedure (Algorithm 4, :mod:`pauc.svm._dc`), which
       reaches a local minimum; its outer objective is in ``dc_history_``.
+      Each step's convex problem is solved by the cutting-plane method in its
+      proximal form around the current point
+      (:meth:`~pauc.svm._cutting_plane.CuttingPlaneSolver.solve_proximal`),
+      keeping the cuts of ``f`` from step to step.
 
     ``j_alpha = floor(n alpha)`` and ``j_beta = ceil(n beta)`` over the ``n``
     training negatives (eq. (2)).

@@ -163,6 +163,17 @@ class MasterQP:
         self._b[k] = 0.0 if self._linear is None else float(g @ self._linear)
         self.n_cuts = k + 1
 
+    def set_C(self, C):
+        """Change the bound ``sum_k lambda_k <= C``; cuts, linear term and warm start are kept.
+
+        The proximal cutting-plane method solves its prox-master as this master
+        with ``C / (1 + mu)`` (see ``CuttingPlaneSolver.solve_proximal``).
+        """
+        C = float(C)
+        if not C > 0:
+            raise ValueError(f"C must be positive, got {C!r}")
+        self.C = C
+
     def set_linear_term(self, linear):
         """Set ``l`` of the objective's ``l.w`` (None for zero); existing cuts are kept."""
         if linear is None:
@@ -381,15 +392,17 @@ class MasterQP:
         R = cp.Parameter((cap, cap))
         q = cp.Parameter(cap)
         ub = cp.Parameter(cap, nonneg=True)
+        total = cp.Parameter(nonneg=True)
         objective = cp.Maximize(q @ lam - 0.5 * cp.sum_squares(R @ lam))
-        problem = cp.Problem(objective, [lam <= ub, cp.sum(lam) <= self.C])
-        self._problem = (problem, lam, R, q, ub)
+        problem = cp.Problem(objective, [lam <= ub, cp.sum(lam) <= total])
+        self._problem = (problem, lam, R, q, ub, total)
 
     def _solve_cvxpy(self):
         import cvxpy as cp
 
-        problem, lam, R, q, ub = self._problem
+        problem, lam, R, q, ub, total = self._problem
         R.value = self._factor()
+        total.value = self.C
         k = self.n_cuts
         q.value = np.concatenate([self._loss[:k] + self._b[:k], np.zeros(self._capacity - k)])
         ub.value = self.C * self._bounds()[:-1]
