@@ -387,7 +387,9 @@ class PartialAUCSVM(_StructuralSVM):
         step (``dc_inner_iter_[t]`` solves the convex problem of step
         ``t + 1``; the ``init="tight"`` solve is not counted).  Later steps
         reuse the cuts of ``f`` and need few iterations; ``n_iter_`` is the
-        sum.  None for the other surrogates.
+        sum.  None for the other surrogates.  (``history_`` is then that of
+        the last step's proximal solve, whose ``violation`` is its gap over
+        ``C``: see ``CuttingPlaneSolver.solve_proximal``.)
 
     Notes
     -----
