@@ -187,6 +187,7 @@ class CuttingPlaneSolver:
             self._record(history, it, violation, xi, primal, dual, t_oracle, t_matvec, t_qp)
             if violation <= self.tol:
                 self.converged_ = True
+                _check_master_accuracy(primal, dual, self.C * self.tol)
                 break
 
             start = time.perf_counter()
@@ -337,6 +338,24 @@ class CuttingPlaneSolver:
                 f"iterations (last {measure} {violation:.3g} > tol={self.tol:g}); increase "
                 "max_iter, increase tol, or decrease C (iterations grow like C/tol)",
                 ConvergenceWarning, stacklevel=4)
+
+
+def _check_master_accuracy(primal, dual, budget):
+    """Warn when Algorithm 1's test passed on a rough master solution.
+
+    At the exact master optimum the primal-dual gap is at most ``C * violation
+    <= C * tol``; a gap well above it means OSQP returned a rough solution (seen
+    with features on scales from 1e-3 to 1e3) and ``J(w)`` may be further from
+    the optimum than ``C * tol``.
+    """
+    gap = primal - dual
+    if np.isfinite(dual) and gap > 2.0 * budget + 1e-9 * abs(primal):
+        warnings.warn(
+            f"the cutting-plane test passed, but the master QP's solution is rough: "
+            f"J(w) - lower bound = {gap:.3g} > 2 C tol = {2.0 * budget:.3g}, so w may "
+            "not be within C tol of the optimum; standardize the features (e.g. "
+            "StandardScaler) or lower C (or, on a CuttingPlaneSolver, lower qp_eps)",
+            ConvergenceWarning, stacklevel=4)
 
 
 def _held(master, g, loss):

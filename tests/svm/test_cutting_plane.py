@@ -410,3 +410,24 @@ def test_proximal_restores_the_master_when_the_qp_fails(monkeypatch):
         solver.solve_proximal(X, lambda s: auc_oracle(s, y), np.zeros(4), 10.0)
     assert solver.master.C == 2.0
     np.testing.assert_array_equal(solver.master._linear, np.ones(4))
+
+
+def test_a_rough_master_solution_is_reported():
+    """Review finding: with features on scales from 1e-3 to 1e3, OSQP's master solutions
+    are rough and Algorithm 1's test passed with J(w) 56 above the master's own lower
+    bound (C tol = 0.1).  The fit now says so; standardized features do not warn."""
+    from sklearn.preprocessing import StandardScaler
+
+    from pauc.svm import AUCSVM
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1500, 15))
+    y = (X[:, :3].sum(axis=1) + rng.normal(scale=2, size=1500) > 1).astype(int)
+    X = X * np.logspace(-3, 3, 15)
+    with pytest.warns(ConvergenceWarning, match="master QP's solution is rough"):
+        AUCSVM(C=100.0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = AUCSVM(C=100.0).fit(StandardScaler().fit_transform(X), y)
+    h = model.history_
+    assert h["primal"][-1] - h["dual"][-1] <= 2 * 100.0 * 1e-3
