@@ -117,17 +117,21 @@ def _direct_explicit(A, b, C, linear):
     return prob.value
 
 
+def _explicit_problem(qp_solver):
+    """40 random affine pieces in R^5, C = 3, tol = 1e-4, a solver for them, and the
+    generator that drew them (the tests draw their linear terms from it)."""
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(40, 5))
+    b = rng.uniform(0.5, 2.0, size=40)
+    C, tol = 3.0, 1e-4
+    return rng, A, b, C, tol, CuttingPlaneSolver(C, tol=tol, qp_solver=qp_solver)
+
+
 @pytest.mark.parametrize("qp_solver", ["osqp", "cvxpy"])
 def test_linear_term_and_warm_start(qp_solver):
     """The hooks of the DC/CCCP solver: a linear term, and cuts kept across solves."""
-    rng = np.random.default_rng(3)
-    d, K = 5, 40
-    A = rng.normal(size=(K, d))
-    b = rng.uniform(0.5, 2.0, size=K)
-    X = np.eye(d)
-    C, tol = 3.0, 1e-4
-    oracle = _explicit_oracle(A, b)
-    solver = CuttingPlaneSolver(C, tol=tol, qp_solver=qp_solver)
+    rng, A, b, C, tol, solver = _explicit_problem(qp_solver)
+    d, X, oracle = A.shape[1], np.eye(A.shape[1]), _explicit_oracle(A, b)
     for step in range(3):
         linear = rng.normal(scale=0.5, size=d)
         solver.set_linear_term(linear)
@@ -285,14 +289,8 @@ def test_proximal_objective_within_tol_of_all_pairs_qp(seed, C, mu):
 @pytest.mark.parametrize("qp_solver", ["osqp", "cvxpy"])
 def test_proximal_with_linear_term_and_kept_cuts(qp_solver):
     """The CCCP use: the linear term changes, the cuts stay, the centre is the last point."""
-    rng = np.random.default_rng(3)
-    d, K = 5, 40
-    A = rng.normal(size=(K, d))
-    b = rng.uniform(0.5, 2.0, size=K)
-    X = np.eye(d)
-    C, tol = 3.0, 1e-4
-    oracle = _explicit_oracle(A, b)
-    solver = CuttingPlaneSolver(C, tol=tol, qp_solver=qp_solver)
+    rng, A, b, C, tol, solver = _explicit_problem(qp_solver)
+    d, X, oracle = A.shape[1], np.eye(A.shape[1]), _explicit_oracle(A, b)
     w = np.zeros(d)
     for step in range(3):
         linear = rng.normal(scale=0.5, size=d)
