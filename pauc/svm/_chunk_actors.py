@@ -47,8 +47,8 @@ from dask.sizeof import sizeof
 from .._dask import merge_top, sum_arrays, top_values
 from .._validation import empirical_indices
 from ._chunked import (ChunkedLabels, _auc_coef, _auc_sort, _chunk_rows, _matvec_block,
-                       _max_below, _min_above, _rmatvec_block, _totals, _window_coef, _youden_chunk,
-                       window_plan_from_hist)
+                       _max_below, _min_above, _rmatvec_block, _totals, _window_coef,
+                       _youden_chunk, window_plan_from_hist)
 
 _logger = logging.getLogger(__name__)
 

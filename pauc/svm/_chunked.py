@@ -526,7 +526,8 @@ def chunked_window_cut(scores, y, j_alpha, j_beta):
     from .oracles import _check_indices
 
     if getattr(scores, "_pauc_actor_scores", False):
-        return scores.window_cut(y, j_alpha, j_beta)          # a chunked fit's scores, held by actors
+        # a chunked fit's scores, held by actors
+        return scores.window_cut(y, j_alpha, j_beta)
     dask, _ = require_dask()
     scores, labels = _scores_and_labels(scores, y)
     j_alpha, j_beta = _check_indices(j_alpha, j_beta, labels.n_neg)

@@ -27,10 +27,11 @@ Stopping (line 11).  The paper stops when ``(f − g)(w_t) − (f − g)(w_{t−
 <= τ``, a difference that CCCP makes non-positive, so read literally it
 stops after one step; we stop when the *decrease* of the outer objective
 ``J`` is at most ``τ · max(1, |J(w_{t−1})|)`` (relative for large
-objectives), or after ``dc_max_iter`` outer steps.  The convex problems are
-solved to within ``C · tol``, so a step can end slightly above where it
-started; such a step is not taken (its decrease counts as zero, which stops
-the procedure), and the returned point is the best one met.
+objectives), or after ``dc_max_iter`` outer steps.  The returned point is
+the best one met: the proximal solve (the default) starts at ``w_t`` and only
+moves down, and with ``prox=None`` Algorithm 1's solution, within ``C · tol``
+of the step's optimum, can end slightly above ``w_t`` -- such a step is not
+taken (its decrease counts as zero, which stops the procedure).
 """
 
 import numpy as np
@@ -97,8 +98,8 @@ def cccp(X, y, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, prox
         The start, then one entry per outer step: ``objective`` (J at the point
         kept: the step's solution, or the previous point when the inexact
         convex solve ended higher -- so the sequence never increases),
-        ``step_objective`` (J at the step's solution), ``inner_iter`` (cutting-plane iterations), ``inner_converged``,
-        ``n_cuts``.
+        ``step_objective`` (J at the step's solution), ``inner_iter``
+        (cutting-plane iterations), ``inner_converged``, ``n_cuts``.
     converged : bool
     """
     C = solver.C
@@ -107,8 +108,7 @@ def cccp(X, y, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, prox
     w = np.asarray(w0, dtype=np.float64).copy()
     objective = hinge_objective(X, y, w, j_alpha, j_beta, C)
     history = [{"objective": objective, "step_objective": objective, "inner_iter": 0,
-                "inner_converged": True,
-                "n_cuts": solver.master.n_cuts}]
+                "inner_converged": True, "n_cuts": solver.master.n_cuts}]
     converged = False
     for step in range(1, dc_max_iter + 1):
         # Line 8: supergradient of −g at w_t (Algorithm 2 on the top-j_α negatives).
