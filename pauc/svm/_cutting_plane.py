@@ -155,6 +155,7 @@ class CuttingPlaneSolver:
     def _solve(self, X, oracle, w0):
         master = self.master
         d = X.shape[1]
+        XT = _transpose(X)
         history = {name: [] for name in _HISTORY_FIELDS}
         t_qp = 0.0
         dual = -np.inf          # no dual point before the first master solve
@@ -175,7 +176,7 @@ class CuttingPlaneSolver:
         self._print_header()
         for it in range(1, self.max_iter + 1):
             self.n_iter_ = it
-            scores, g, loss, surrogate, t_oracle, t_matvec = _cut_at(X, oracle, w)
+            scores, g, loss, surrogate, t_oracle, t_matvec = _cut_at(X, XT, oracle, w)
             if master.n_cuts:
                 margins = master.margins() if from_master else master.cuts @ w
                 xi = max(0.0, float(np.max(master.losses - margins)))
@@ -266,6 +267,7 @@ class CuttingPlaneSolver:
         c = np.asarray(center, dtype=np.float64).copy()
         if c.shape != (X.shape[1],):
             raise ValueError(f"center has shape {c.shape}, expected ({X.shape[1]},)")
+        XT = _transpose(X)
         history = {name: [] for name in _HISTORY_FIELDS}
         self.converged_ = False
         self.n_iter_ = 0
@@ -273,7 +275,7 @@ class CuttingPlaneSolver:
         w, J_c, predicted, lower, t_qp = c, None, None, -np.inf, 0.0
         for it in range(1, self.max_iter + 1):
             self.n_iter_ = it
-            scores, g, loss, surrogate, t_oracle, t_matvec = _cut_at(X, oracle, w)
+            scores, g, loss, surrogate, t_oracle, t_matvec = _cut_at(X, XT, oracle, w)
             J_w = self._objective_parts(w) + C * surrogate
             if J_c is None:
                 c, J_c, scores_c = w, J_w, scores
@@ -367,10 +369,22 @@ def _held(master, g, loss):
     return bool(same.any() and np.any(np.all(master.cuts[same] == g, axis=1)))
 
 
-def _cut_at(X, oracle, w):
+def _transpose(X):
+    """``X.T``, made once per solve.
+
+    For a CSR matrix ``X.T`` is a new CSC object on the same arrays, and with
+    int64 index arrays (``load_svmlight_file``'s) scipy scans them on every
+    construction to see whether int32 would do: on a9a that made ``X.T @ coef``
+    cost 0.79 ms against 0.29 ms for ``X @ w``.
+    """
+    return X.T
+
+
+def _cut_at(X, XT, oracle, w):
     """Algorithm 1, lines 10-11 at ``w``: the scores, the most violated cut ``g =
-    X.T @ coef`` with its loss, the surrogate ``H(w) = loss - w.g`` (exact, as the
-    oracle is), and the seconds spent in the oracle and in the two products."""
+    X.T @ coef`` (``XT = X.T``) with its loss, the surrogate ``H(w) = loss - w.g``
+    (exact, as the oracle is), and the seconds spent in the oracle and in the two
+    products."""
     start = time.perf_counter()
     scores = X @ w
     t_matvec = time.perf_counter() - start
@@ -380,6 +394,6 @@ def _cut_at(X, oracle, w):
     t_oracle = time.perf_counter() - start
 
     start = time.perf_counter()
-    g = np.asarray(X.T @ coef, dtype=np.float64).ravel()
+    g = np.asarray(XT @ coef, dtype=np.float64).ravel()
     t_matvec += time.perf_counter() - start
     return scores, g, loss, float(loss) - float(scores @ coef), t_oracle, t_matvec
