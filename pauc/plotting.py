@@ -186,7 +186,10 @@ def plot_convergence(estimator, *, axes=None, title=None):
     Agarwal; one point per oracle call): the **violation** of the most
     violated constraint beyond the slack (``H(w) − ξ``; the method stops
     once it falls to ``tol``, drawn as a dashed line when the estimator has
-    one), the **slack** ``ξ`` of the cuts held, and the **objective gap**
+    one) -- for the iterations of the proximal method (``history_["proximal"]``:
+    a coarse-to-fine start, the CCCP steps) its stopping measure instead, the
+    gap between ``J`` and its lower bound over ``C`` --, the **slack** ``ξ`` of
+    the cuts held (of the model at the prox point), and the **objective gap**
     (primal minus the best master dual value, or
     minus the final primal when no dual value was recorded).  The violation
     and the gap are drawn on a log scale, where non-positive values are left
@@ -233,8 +236,12 @@ def plot_convergence(estimator, *, axes=None, title=None):
     tol = getattr(estimator, "tol", None)
     if tol is not None:
         ax.axhline(float(tol), ls="--", color="0.4", lw=1, label=f"tol = {float(tol):g}")
-    ax.set(yscale="log", xlabel="iteration", ylabel="H(w) − ξ",
-           title="most violated constraint")
+    proximal = np.asarray(history.get("proximal", np.zeros(violation.size, dtype=bool)),
+                          dtype=bool)
+    ylabel = ("H(w) − ξ" if not proximal.any() else
+              "gap / C" if proximal.all() else "H(w) − ξ  or  gap / C (proximal)")
+    ax.set(yscale="log", xlabel="iteration", ylabel=ylabel,
+           title="most violated constraint" if not proximal.any() else "stopping measure")
     ax.legend(fontsize="small")
 
     ax = axes[1]

@@ -98,6 +98,20 @@ def test_plot_convergence_without_dual_uses_final_primal():
     assert len(axes[0].get_lines()) == 1               # no tol attribute, no tol line
 
 
+@pytest.mark.parametrize("proximal, label", [([False] * 3, "H(w) − ξ"), ([True] * 3, "gap / C"),
+                                             ([True, False, False],
+                                              "H(w) − ξ  or  gap / C (proximal)")])
+def test_plot_convergence_names_the_stopping_measure(proximal, label):
+    from pauc.plotting import plot_convergence
+
+    class Fake:
+        history_ = {"violation": np.array([1.0, 0.1, 1e-4]), "xi": np.zeros(3),
+                    "primal": np.array([3.0, 2.0, 1.5]), "dual": np.full(3, -np.inf),
+                    "proximal": np.array(proximal)}
+
+    assert plot_convergence(Fake())[0].get_ylabel() == label
+
+
 def test_plot_convergence_errors():
     from sklearn.linear_model import LogisticRegression
 

@@ -35,7 +35,7 @@ from threadpoolctl import threadpool_limits
 from ._master import MasterQP
 
 _HISTORY_FIELDS = ("violation", "xi", "primal", "dual", "n_cuts",
-                   "time_oracle", "time_matvec", "time_qp")
+                   "time_oracle", "time_matvec", "time_qp", "proximal")
 
 # solve_proximal moves its centre when J falls by this share of the decrease
 # its model predicted (the usual 0.1 of proximal bundle methods).
@@ -74,6 +74,11 @@ class CuttingPlaneSolver:
         iterations, 1.3 s in the QP.
     verbose : int
         ``1`` prints one line per iteration.
+    warn : bool
+        False: no :class:`~sklearn.exceptions.ConvergenceWarning` from this
+        solver or its master QP (the coarse levels of
+        :mod:`pauc.svm._coarse_to_fine`, whose early stops only mean a worse
+        start); ``converged_`` and ``master.rough_solves`` still tell.
 
     Attributes
     ----------
@@ -93,13 +98,14 @@ class CuttingPlaneSolver:
         Per iteration: ``violation`` (``H(w) - xi``), ``xi``, ``primal``
         (``J(w)``), ``dual`` (master dual value, a lower bound on ``min J``),
         ``n_cuts``, and seconds in ``time_oracle``, ``time_matvec`` (both
-        products with ``X``) and ``time_qp``.  After :meth:`solve_proximal`
-        the first four are its own (see there): the gap over ``C``, the model
-        at the prox point, ``J`` at the centre and the bound.
+        products with ``X``) and ``time_qp``; ``proximal`` is True for the
+        iterations of :meth:`solve_proximal`, whose first four are its own (see
+        there): the gap over ``C``, the model at the prox point, ``J`` at the
+        centre and the bound.
     """
 
     def __init__(self, C, *, tol=1e-3, max_iter=1000, qp_solver="osqp", qp_eps=1e-7,
-                 qp_max_iter=20000, inactive_age=10, verbose=0):
+                 qp_max_iter=20000, inactive_age=10, verbose=0, warn=True):
         self.C = float(C)
         self.tol = float(tol)
         self.max_iter = int(max_iter)
@@ -107,6 +113,15 @@ class CuttingPlaneSolver:
         self.inactive_age = inactive_age
         self.master = MasterQP(self.C, solver=qp_solver, eps=qp_eps, max_iter=qp_max_iter)
         self.linear_term = None
+        self.warn = warn
+
+    @property
+    def warn(self):
+        return self._warn
+
+    @warn.setter
+    def warn(self, value):
+        self._warn = self.master.warn = bool(value)
 
     def add_cut(self, g, loss):
         """Add a cut ``w.g >= loss - xi`` (for instance kept from an earlier problem)."""
@@ -185,10 +200,12 @@ class CuttingPlaneSolver:
             violation = surrogate - xi
             primal = self._objective_parts(w) + self.C * surrogate
 
-            self._record(history, it, violation, xi, primal, dual, t_oracle, t_matvec, t_qp)
+            self._record(history, it, violation, xi, primal, dual, t_oracle, t_matvec, t_qp,
+                         proximal=False)
             if violation <= self.tol:
                 self.converged_ = True
-                _check_master_accuracy(primal, dual, self.C * self.tol)
+                if self.warn:
+                    _check_master_accuracy(primal, dual, self.C * self.tol)
                 break
 
             start = time.perf_counter()
@@ -206,7 +223,7 @@ class CuttingPlaneSolver:
         self._finish(history, violation)
         return w
 
-    def solve_proximal(self, X, oracle, center, mu):
+    def solve_proximal(self, X, oracle, center, mu, max_iter=None):
         """Minimise ``J`` by the proximal cutting-plane method around ``center``.
 
         The same cuts, oracle and master QP as :meth:`solve`, with the master
@@ -250,6 +267,8 @@ class CuttingPlaneSolver:
         mu : float
             Initial weight of the proximal term, relative to the ``1/2 ||w||^2``
             of the objective (so independent of the scale of the features).
+        max_iter : int, optional
+            Oracle calls allowed in this solve (default ``self.max_iter``).
 
         Returns
         -------
@@ -259,10 +278,11 @@ class CuttingPlaneSolver:
         mu = float(mu)
         if not mu > 0:
             raise ValueError(f"mu must be positive, got {mu!r}")
+        max_iter = self.max_iter if max_iter is None else int(max_iter)
         with threadpool_limits(limits=1, user_api="blas"):
-            return self._solve_proximal(X, oracle, center, mu)
+            return self._solve_proximal(X, oracle, center, mu, max_iter)
 
-    def _solve_proximal(self, X, oracle, center, mu):
+    def _solve_proximal(self, X, oracle, center, mu, max_iter):
         master, C, linear = self.master, self.C, self.linear_term
         c = np.asarray(center, dtype=np.float64).copy()
         if c.shape != (X.shape[1],):
@@ -273,7 +293,7 @@ class CuttingPlaneSolver:
         self.n_iter_ = 0
         self._print_header()
         w, J_c, predicted, lower, t_qp = c, None, None, -np.inf, 0.0
-        for it in range(1, self.max_iter + 1):
+        for it in range(1, max_iter + 1):
             self.n_iter_ = it
             scores, g, loss, surrogate, t_oracle, t_matvec = _cut_at(X, XT, oracle, w)
             J_w = self._objective_parts(w) + C * surrogate
@@ -308,13 +328,14 @@ class CuttingPlaneSolver:
             xi = max(0.0, float(np.max(master.losses - master.cuts @ w))) if master.n_cuts else 0.0
             predicted = self._objective_parts(w) + C * xi
             gap = (J_c - lower) / C
-            self._record(history, it, gap, xi, J_c, lower, t_oracle, t_matvec, t_qp)
+            self._record(history, it, gap, xi, J_c, lower, t_oracle, t_matvec, t_qp,
+                         proximal=True)
             if gap <= self.tol:
                 self.converged_ = True
                 break
         self.w_ = c
         self.scores_ = scores_c
-        self._finish(history, gap, measure="gap / C")
+        self._finish(history, gap, measure="gap / C", max_iter=max_iter)
         return c
 
     # ------------------------------------------------------------ helpers
@@ -323,22 +344,27 @@ class CuttingPlaneSolver:
             print(f"{'iter':>5} {'violation':>11} {'xi':>11} {'primal':>12} {'dual':>12} "
                   f"{'cuts':>5} {'oracle s':>9} {'matvec s':>9} {'qp s':>8}")
 
-    def _record(self, history, it, violation, xi, primal, dual, t_oracle, t_matvec, t_qp):
+    def _record(self, history, it, violation, xi, primal, dual, t_oracle, t_matvec, t_qp,
+                proximal):
         n_cuts = self.master.n_cuts
         for name, value in zip(_HISTORY_FIELDS, (violation, xi, primal, dual, n_cuts,
-                                                 t_oracle, t_matvec, t_qp)):
+                                                 t_oracle, t_matvec, t_qp, proximal)):
             history[name].append(value)
         if self.verbose:
             print(f"{it:>5} {violation:>11.4e} {xi:>11.4e} {primal:>12.6g} {dual:>12.6g} "
                   f"{n_cuts:>5} {t_oracle:>9.4f} {t_matvec:>9.4f} {t_qp:>8.4f}")
 
-    def _finish(self, history, violation, measure="violation"):
+    def _finish(self, history, violation, measure="violation", max_iter=None):
         self.history_ = {name: np.asarray(values) for name, values in history.items()}
-        if not self.converged_:
+        if not self.converged_ and self.warn:
+            max_iter = self.max_iter if max_iter is None else max_iter
+            rough = (f"; the master QP's solutions were rough {self.master.rough_solves} "
+                     "times: standardize the features (e.g. StandardScaler)"
+                     if self.master.rough_solves else "")
             warnings.warn(
-                f"the cutting-plane method did not converge in max_iter={self.max_iter} "
+                f"the cutting-plane method did not converge in max_iter={max_iter} "
                 f"iterations (last {measure} {violation:.3g} > tol={self.tol:g}); increase "
-                "max_iter, increase tol, or decrease C (iterations grow like C/tol)",
+                f"max_iter, increase tol, or decrease C (iterations grow like C/tol){rough}",
                 ConvergenceWarning, stacklevel=4)
 
 

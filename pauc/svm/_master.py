@@ -76,6 +76,10 @@ class MasterQP:
         Dual solution of the last ``solve``.
     n_setups_ : int
         Number of times the QP was (re)built (once per capacity).
+    rough_solves : int
+        Solves that ended without an optimal status (iteration limit,
+        inaccurate); the first one raises a ``ConvergenceWarning`` unless
+        ``warn`` is False (set by :class:`CuttingPlaneSolver`).
     """
 
     def __init__(self, C, *, solver="osqp", eps=1e-7, max_iter=20000, capacity=32):
@@ -85,6 +89,8 @@ class MasterQP:
         self.solver = solver
         self.eps = float(eps)
         self.max_iter = int(max_iter)
+        self.warn = True            # the first rough solve warns (see solve)
+        self.rough_solves = 0
         self._capacity = max(int(capacity), 2)
         self.n_cuts = 0
         self._d = None
@@ -233,7 +239,10 @@ class MasterQP:
                 f"{status!r}; rescale the features (e.g. StandardScaler) or use a smaller C")
         if status not in _SOLVED:
             # Not optimal but finite (iteration limit, inaccurate): the projected
-            # point below is dual feasible, so the method can go on; say what to change.
+            # point below is dual feasible, so the method can go on; say what to
+            # change, once (the next solves are counted in rough_solves).
+            self.rough_solves += 1
+        if status not in _SOLVED and self.warn and self.rough_solves == 1:
             warnings.warn(
                 f"the master QP ({self.solver}, {self.n_cuts} cuts) stopped with status "
                 f"{status!r} after {info} iterations; increase qp_max_iter (now "

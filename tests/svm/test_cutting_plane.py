@@ -13,6 +13,8 @@ import scipy.sparse as sp
 from hypothesis import example, given, settings, strategies as st
 from sklearn.exceptions import ConvergenceWarning
 
+from _all_pairs_qp import direct_auc, direct_pauc_0_beta
+
 from pauc.svm._cutting_plane import CuttingPlaneSolver
 from pauc.svm._master import MasterQP
 from pauc.svm.oracles import auc_oracle, pauc_tight_oracle
@@ -25,40 +27,6 @@ def _problem(seed, m=7, n=11, d=4):
     rng.shuffle(y)
     X = rng.normal(size=(m + n, d)) + 0.7 * y[:, None]
     return X, y
-
-
-def _pair_hinges(X, y, w):
-    """Matrix (m, n) of 1 - w.(x_i - x_j), as a cvxpy expression (test-only brute force)."""
-    Xp, Xn = X[y], X[~y]
-    sp_, sn_ = Xp @ w, Xn @ w
-    m, n = Xp.shape[0], Xn.shape[0]
-    return 1 - (cp.reshape(sp_, (m, 1), order="C") @ np.ones((1, n))
-                - np.ones((m, 1)) @ cp.reshape(sn_, (1, n), order="C"))
-
-
-def _direct_auc(X, y, C):
-    """min 1/2||w||^2 + C/(mn) sum_ij (1 - w.(x_i - x_j))_+ over all pairs (eq. (4))."""
-    w = cp.Variable(X.shape[1])
-    m, n = y.sum(), (~y).sum()
-    obj = 0.5 * cp.sum_squares(w) + C / (m * n) * cp.sum(cp.pos(_pair_hinges(X, y, w)))
-    prob = cp.Problem(cp.Minimize(obj))
-    prob.solve(solver=cp.CLARABEL)
-    return prob.value
-
-
-def _direct_pauc_0_beta(X, y, C, j_beta):
-    """Theorem 5: tight [0, beta] surrogate = hinge over the top j_beta negatives.
-
-    max over subsets Z of size j_beta of a sum of per-negative convex terms is
-    the sum of the j_beta largest of them (cvxpy's sum_largest).
-    """
-    w = cp.Variable(X.shape[1])
-    m = y.sum()
-    per_negative = cp.sum(cp.pos(_pair_hinges(X, y, w)), axis=0)
-    obj = 0.5 * cp.sum_squares(w) + C / (m * j_beta) * cp.sum_largest(per_negative, j_beta)
-    prob = cp.Problem(cp.Minimize(obj))
-    prob.solve(solver=cp.CLARABEL)
-    return prob.value
 
 
 def _objective(X, y, w, C, oracle, linear=None):
@@ -76,7 +44,7 @@ def test_auc_objective_within_tol_of_all_pairs_qp(seed, C):
     solver = CuttingPlaneSolver(C, tol=tol)
     w = solver.solve(X, oracle)
     assert solver.converged_
-    best = _direct_auc(X, y, C)
+    best = direct_auc(X, y, C)
     ours = _objective(X, y, w, C, oracle)
     # Algorithm 1 stops when H(w) <= xi + tol, so J(w) <= J* + C tol (exact master QP).
     assert best - 1e-6 <= ours <= best + C * tol + 1e-6
@@ -93,7 +61,7 @@ def test_pauc_0_beta_objective_within_tol_of_direct_qp(seed, beta_j):
     oracle = lambda s: pauc_tight_oracle(s, y, 0, beta_j)
     solver = CuttingPlaneSolver(C, tol=tol)
     w = solver.solve(X, oracle)
-    best = _direct_pauc_0_beta(X, y, C, beta_j)
+    best = direct_pauc_0_beta(X, y, C, beta_j)
     ours = _objective(X, y, w, C, oracle)
     assert best - 1e-6 <= ours <= best + C * tol + 1e-6
 
@@ -190,8 +158,9 @@ def test_history_records_every_iteration():
     solver.solve(X, lambda s: auc_oracle(s, y))
     h = solver.history_
     assert set(h) == {"violation", "xi", "primal", "dual", "n_cuts",
-                      "time_oracle", "time_matvec", "time_qp"}
+                      "time_oracle", "time_matvec", "time_qp", "proximal"}
     assert all(v.shape == (solver.n_iter_,) for v in h.values())
+    assert not h["proximal"].any()
     assert h["violation"][-1] <= 1e-4 < h["violation"][0]
     assert np.all(h["xi"] >= 0)
     # Weak duality: every dual value lies below every primal value.
@@ -274,7 +243,7 @@ def test_proximal_objective_within_tol_of_all_pairs_qp(seed, C, mu):
     solver = CuttingPlaneSolver(C, tol=tol)
     w = solver.solve_proximal(X, oracle, center, mu)
     assert solver.converged_
-    best = _direct_auc(X, y, C)
+    best = direct_auc(X, y, C)
     ours = _objective(X, y, w, C, oracle)
     assert best - 1e-6 <= ours <= best + C * tol + 1e-6
     h = solver.history_
