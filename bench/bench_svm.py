@@ -10,6 +10,8 @@ Rows (targets of issue 3, then issue 4):
   (also printed, no target: the same share with ``solver="cvxpy"``, the
   measurement behind the default ``solver="osqp"``)
 * ``AUCSVM`` fit time at n = 10^6 / at n = 10^5 (dense, d = 20, same C)        <= 12
+  (default ``coarse_to_fine``: both sizes start from every 10th row; also
+  printed, no target: the same ratio from ``w = 0``, and the speed-ups)
 * peak RSS of ``AUCSVM`` on 10^6 x 20 dense / size of X (child process)        <= 2.5
 * ``PartialAUCSVM((0.02, 0.05), surrogate="hinge", C=100)`` fit on a9a (CCCP,
   Algorithm 4, from the default ``init="tight"``) / ``surrogate="tight"`` fit  <= 3
@@ -73,6 +75,11 @@ def _iteration_floor(X, w):
     return time.perf_counter() - start
 
 
+def _iterations(est):
+    """Iterations on all rows, after those of the coarse levels (coarsest first)."""
+    return "+".join(str(k) for k in [*est.coarse_iter_, est.n_iter_])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
@@ -128,7 +135,18 @@ def main():
     t_big, e_big = best_fit(lambda: AUCSVM(C=C_scale), Xb, yb, args.repeat)
     rows.append((f"AUCSVM(C={C_scale:g}) fit at n={n_big:.0e} / n={n_small:.0e}, d=20",
                  t_big / t_small, 12.0, "<=",
-                 f"{t_big:.2f} s ({e_big.n_iter_} it) vs {t_small:.3f} s ({e_small.n_iter_} it)"))
+                 f"{t_big:.2f} s ({_iterations(e_big)} it) vs "
+                 f"{t_small:.3f} s ({_iterations(e_small)} it)"))
+    # The same without the coarse-to-fine start (Algorithm 1 from w = 0 at both sizes).
+    t_small0, e_small0 = best_fit(lambda: AUCSVM(C=C_scale, coarse_to_fine=None), Xs, ys,
+                                  args.repeat)
+    t_big0, e_big0 = best_fit(lambda: AUCSVM(C=C_scale, coarse_to_fine=None), Xb, yb,
+                              args.repeat)
+    rows.append(("  same, coarse_to_fine=None (no target)", t_big0 / t_small0, None, "",
+                 f"{t_big0:.2f} s ({e_big0.n_iter_} it) vs {t_small0:.3f} s "
+                 f"({e_small0.n_iter_} it)"))
+    rows.append((f"  coarse-to-fine speed-up at n={n_big:.0e} / at n={n_small:.0e} (no target)",
+                 t_big0 / t_big, None, "", f"{t_small0 / t_small:.2f} at n={n_small:.0e}"))
     # Context for the row above: the work every iteration cannot avoid (both
     # passes over X and one sort of the scores) at the same two sizes.
     prim = {}

@@ -727,7 +727,8 @@ def _fit_on(estimator, data, labels, fpr_range, C, tol):
 
     with estimator._fitting():
         if fpr_range is None:
-            estimator._run_solver(data, partial(auc_oracle, y=labels), C, tol)
+            oracle = partial(auc_oracle, y=labels)
+            estimator._run_solver(data, lambda rows: oracle, C, tol, coarse=False)
             return
         estimator.j_alpha_, estimator.j_beta_ = empirical_indices(labels.n_neg, fpr_range)
         j_alpha, j_beta = estimator.j_alpha_, estimator.j_beta_
@@ -736,9 +737,9 @@ def _fit_on(estimator, data, labels, fpr_range, C, tol):
         if estimator.surrogate == "hinge" and j_alpha > 0:
             dc_tol = check_positive_scalar(estimator.dc_tol, "dc_tol")
             check_int(estimator.dc_max_iter, "dc_max_iter", 1)
-            estimator._fit_dc(data, labels, oracle, C, tol, dc_tol)
+            estimator._fit_dc(data, labels, lambda rows: oracle, C, tol, dc_tol, coarse=False)
         else:
-            estimator._run_solver(data, oracle, C, tol)
+            estimator._run_solver(data, lambda rows: oracle, C, tol, coarse=False)
 
 
 def chunked_decision_function(estimator, X):

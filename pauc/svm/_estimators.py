@@ -22,6 +22,7 @@ never densified and never copied when already float64/float32.
 import numbers
 import warnings
 from contextlib import contextmanager
+from functools import partial
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -36,10 +37,14 @@ from .. import metrics
 from .._validation import (_classes, check_fpr_range, check_int, check_positive_scalar,
                            empirical_indices)
 from . import oracles
+from ._coarse_to_fine import solve_coarse_to_fine
 from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
 
 _QP_SOLVERS = ("osqp", "cvxpy")
+# Training sets of this many rows or more start from the solution on every 10th
+# row (pauc.svm._coarse_to_fine, where the choice is measured).
+COARSE_TO_FINE = 100_000
 
 
 def _pauc_oracle(surrogate, is_pos, j_alpha, j_beta):
@@ -55,6 +60,33 @@ def _pauc_oracle(surrogate, is_pos, j_alpha, j_beta):
     return lambda scores: search(scores, is_pos, j_alpha, j_beta)
 
 
+def _auc_oracle_on(is_pos, weight, rows):
+    """The AUC oracle of the rows ``rows`` (a slice), None if they hold one class."""
+    is_pos = np.ascontiguousarray(is_pos[rows])
+    if weight is not None:
+        weight = np.ascontiguousarray(weight[rows])
+        defined = weight[is_pos].sum() > 0 and weight[~is_pos].sum() > 0
+    else:
+        defined = 0 < np.count_nonzero(is_pos) < is_pos.size
+    if not defined:
+        return None
+    return lambda scores: oracles.auc_oracle(scores, is_pos, sample_weight=weight)
+
+
+def _pauc_oracle_on(surrogate, is_pos, fpr_range, rows):
+    """The oracle of the rows ``rows`` (a slice), with the FPR window's indices on
+    their negatives; None if they hold one class or the window no negative."""
+    is_pos = np.ascontiguousarray(is_pos[rows])
+    n_neg = is_pos.size - np.count_nonzero(is_pos)
+    if n_neg == is_pos.size or n_neg == 0:
+        return None
+    try:
+        j_alpha, j_beta = empirical_indices(n_neg, fpr_range)
+    except ValueError:
+        return None
+    return _pauc_oracle(surrogate, is_pos, j_alpha, j_beta)
+
+
 class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     """Shared fit / predict of the structural SVMs (not public)."""
 
@@ -63,6 +95,8 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         C = check_positive_scalar(self.C, "C")
         tol = check_positive_scalar(self.tol, "tol")
         check_int(self.max_iter, "max_iter", 1)
+        if self.coarse_to_fine is not None:
+            check_int(self.coarse_to_fine, "coarse_to_fine", 2)
         if self.solver not in _QP_SOLVERS:
             raise ValueError(f"solver must be one of {_QP_SOLVERS}, got {self.solver!r}")
         if self.operating_fpr is not None:
@@ -139,13 +173,24 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         solver = self.__dict__.get("_live_solver")
         return None if solver is None else getattr(solver, "n_iter_", None)
 
-    def _run_solver(self, X, oracle, C, tol):
-        solver = self._new_solver(C, tol)
-        w = solver.solve(X, oracle)
+    def _solve(self, X, oracle_for, C, tol, coarse=True):
+        """Algorithm 1, from a coarse-to-fine start on large training sets:
+        ``(w, solver, coarse_iter)`` of :func:`solve_coarse_to_fine`.
+
+        ``oracle_for(rows)`` gives the oracle of the problem on ``X[rows]``
+        (None where it is not defined); ``coarse=False`` solves on all rows
+        only (the chunked fit, whose rows live in dask chunks).
+        """
+        return solve_coarse_to_fine(X, oracle_for, lambda: self._new_solver(C, tol),
+                                    self.coarse_to_fine if coarse else None)
+
+    def _run_solver(self, X, oracle_for, C, tol, coarse=True):
+        w, solver, coarse_iter = self._solve(X, oracle_for, C, tol, coarse)
         self.coef_ = w
         self.n_iter_ = solver.n_iter_
         self.converged_ = solver.converged_
         self.history_ = solver.history_
+        self.coarse_iter_ = np.asarray(coarse_iter, dtype=np.intp)
         return solver
 
     def _training_scores(self, X, solver=None):
@@ -245,6 +290,14 @@ class AUCSVM(_StructuralSVM):
         scores; None picks the threshold maximising TPR - FPR on the training data.
     solver : {"osqp", "cvxpy"}, default="osqp"
         Back end of the master QP (see :mod:`pauc.svm._master`).
+    coarse_to_fine : int or None, default=100_000
+        Training sets with at least this many rows are first fitted on every
+        10th row (recursively, while that still has this many rows), and that
+        solution is refined on all rows by the proximal cutting-plane method
+        around it (:mod:`pauc.svm._coarse_to_fine`).  The result has the same
+        guarantee -- objective within ``C * tol`` of the optimum -- at a
+        fraction of the work (4-11x faster fits at 10^6 standardized dense
+        rows).  None: always Algorithm 1 from ``w = 0``, as in the paper.
     verbose : int, default=0
         ``1`` prints one line per cutting-plane iteration.
 
@@ -256,10 +309,16 @@ class AUCSVM(_StructuralSVM):
     threshold_ : float
         Score threshold of :meth:`predict`.
     n_iter_ : int
+        Cutting-plane iterations on all training rows.
     converged_ : bool
     history_ : dict of ndarray
-        Per iteration: violation, xi, primal and dual objective, cuts held,
-        seconds in oracle / matvecs / QP (see :class:`CuttingPlaneSolver`).
+        Per iteration on all rows: violation, xi, primal and dual objective,
+        cuts held, seconds in oracle / matvecs / QP (see
+        :class:`CuttingPlaneSolver`; after a coarse start, ``violation`` is the
+        proximal method's gap over ``C``).
+    coarse_iter_ : ndarray of int
+        Cutting-plane iterations of each coarse level, coarsest first (empty
+        when the fit did not start coarse; see ``coarse_to_fine``).
     n_features_in_ : int
 
     Notes
@@ -270,12 +329,13 @@ class AUCSVM(_StructuralSVM):
     """
 
     def __init__(self, C=1.0, *, tol=1e-3, max_iter=1000, operating_fpr=None, solver="osqp",
-                 verbose=0):
+                 coarse_to_fine=COARSE_TO_FINE, verbose=0):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
         self.operating_fpr = operating_fpr
         self.solver = solver
+        self.coarse_to_fine = coarse_to_fine
         self.verbose = verbose
 
     def fit(self, X, y, sample_weight=None):
@@ -302,9 +362,7 @@ class AUCSVM(_StructuralSVM):
                                                          weighted_pairs=True)
         # Single-threaded BLAS: see CuttingPlaneSolver.solve.
         with threadpool_limits(limits=1, user_api="blas"), self._fitting():
-            solver = self._run_solver(
-                X, lambda scores: oracles.auc_oracle(scores, is_pos, sample_weight=weight),
-                C, tol)
+            solver = self._run_solver(X, partial(_auc_oracle_on, is_pos, weight), C, tol)
             self._set_threshold(self._training_scores(X, solver), is_pos, self.operating_fpr)
         return self
 
@@ -357,6 +415,10 @@ class PartialAUCSVM(_StructuralSVM):
         (paper 002, Section 8.3: pAUC maximisation for TPR at a fixed FPR).
     solver : {"osqp", "cvxpy"}, default="osqp"
         Back end of the master QP.
+    coarse_to_fine : int or None, default=100_000
+        As in :class:`AUCSVM`; each level takes the window's indices on its own
+        negatives.  With ``surrogate="hinge"`` it applies to the
+        ``init="tight"`` start; the CCCP steps run on all rows.
     verbose : int, default=0
     dc_tol : float, default=1e-3
         ``surrogate="hinge"`` only: stop Algorithm 4 when an outer step
@@ -372,7 +434,7 @@ class PartialAUCSVM(_StructuralSVM):
 
     Attributes
     ----------
-    coef_, classes_, threshold_, n_iter_, converged_, history_, n_features_in_
+    coef_, classes_, threshold_, n_iter_, converged_, history_, coarse_iter_, n_features_in_
         As in :class:`AUCSVM`.
     j_alpha_, j_beta_ : int
         Empirical indices of the window on the training negatives.
@@ -401,8 +463,9 @@ class PartialAUCSVM(_StructuralSVM):
     _SURROGATES = ("tight", "naive", "hinge")
 
     def __init__(self, fpr_range=(0.0, 0.1), *, C=1.0, surrogate="tight", tol=1e-3,
-                 max_iter=1000, operating_fpr=None, solver="osqp", verbose=0,
-                 dc_tol=1e-3, dc_max_iter=50, init="tight"):
+                 max_iter=1000, operating_fpr=None, solver="osqp",
+                 coarse_to_fine=COARSE_TO_FINE, verbose=0, dc_tol=1e-3, dc_max_iter=50,
+                 init="tight"):
         self.fpr_range = fpr_range
         self.C = C
         self.surrogate = surrogate
@@ -410,6 +473,7 @@ class PartialAUCSVM(_StructuralSVM):
         self.max_iter = max_iter
         self.operating_fpr = operating_fpr
         self.solver = solver
+        self.coarse_to_fine = coarse_to_fine
         self.verbose = verbose
         self.dc_tol = dc_tol
         self.dc_max_iter = dc_max_iter
@@ -444,23 +508,25 @@ class PartialAUCSVM(_StructuralSVM):
         if dc:
             dc_tol = check_positive_scalar(self.dc_tol, "dc_tol")
             check_int(self.dc_max_iter, "dc_max_iter", 1)
-        oracle = _pauc_oracle(self.surrogate, is_pos, self.j_alpha_, self.j_beta_)
+        oracle_for = partial(_pauc_oracle_on, self.surrogate, is_pos, (alpha, beta))
         operating = beta if self.operating_fpr is None else self.operating_fpr
         self.dc_history_ = self.dc_inner_iter_ = None
         # Single-threaded BLAS: see CuttingPlaneSolver.solve.
         with threadpool_limits(limits=1, user_api="blas"), self._fitting():
             if dc:
-                self._fit_dc(X, is_pos, oracle, C, tol, dc_tol)
+                self._fit_dc(X, is_pos, oracle_for, C, tol, dc_tol)
                 solver = None
             else:
-                solver = self._run_solver(X, oracle, C, tol)
+                solver = self._run_solver(X, oracle_for, C, tol)
             self._set_threshold(self._training_scores(X, solver), is_pos, operating)
         return self
 
-    def _initial_weights(self, X, oracle, C, tol):
+    def _initial_weights(self, X, oracle_for, C, tol, coarse):
         if isinstance(self.init, str):
             if self.init == "tight":
-                return self._new_solver(C, tol).solve(X, oracle)
+                w, _, coarse_iter = self._solve(X, oracle_for, C, tol, coarse)
+                self.coarse_iter_ = np.asarray(coarse_iter, dtype=np.intp)
+                return w
             if self.init == "zeros":
                 return np.zeros(X.shape[1])
             raise ValueError(f"init must be 'tight', 'zeros' or an array, got {self.init!r}")
@@ -470,9 +536,13 @@ class PartialAUCSVM(_StructuralSVM):
                              f"got shape {w0.shape}")
         return w0
 
-    def _fit_dc(self, X, is_pos, tight_oracle, C, tol, dc_tol):
-        """Algorithm 4 (CCCP) from ``init``; one cutting-plane solver keeps f's cuts."""
-        w0 = self._initial_weights(X, tight_oracle, C, tol)
+    def _fit_dc(self, X, is_pos, tight_oracle_for, C, tol, dc_tol, coarse=True):
+        """Algorithm 4 (CCCP) from ``init``; one cutting-plane solver keeps f's cuts.
+
+        ``tight_oracle_for`` as in :meth:`_solve`, for the ``init="tight"`` start.
+        """
+        self.coarse_iter_ = np.empty(0, dtype=np.intp)
+        w0 = self._initial_weights(X, tight_oracle_for, C, tol, coarse)
         solver = self._new_solver(C, tol)
         w, steps, converged = cccp(X, is_pos, self.j_alpha_, self.j_beta_, solver, w0,
                                    dc_tol=dc_tol, dc_max_iter=self.dc_max_iter,
