@@ -51,7 +51,7 @@ import numpy as np
 
 # Each level keeps every STRIDE-th row of the level above.
 STRIDE = 10
-# Weight of the proximal term of the refinements (relative to 1/2 ||w||^2; halved
+# Weight of the proximal term of the refinements (relative to 1/2 ||w||^2; shrunk
 # by solve_proximal after well-predicted steps).  On the table above mu = 1 took
 # 1.5-3x longer at C = 100 (the pAUC refinements of 10^6 rows: 97-254 iterations
 # against 25-59) and was 1.6x faster only on AUC, C = 10 (0.08 s against 0.14 s).

@@ -39,7 +39,7 @@ import numpy as np
 from .oracles import pauc_tight_oracle
 
 # Weight of the proximal term of the convex solves at the start of each step
-# (relative to 1/2 ||w||^2; solve_proximal halves it after well-predicted steps).
+# (relative to 1/2 ||w||^2; solve_proximal shrinks it after well-predicted steps).
 # Fit time of surrogate="hinge" / surrogate="tight" (default init="tight", tol=1e-3,
 # FPR [0.02, 0.05]), Algorithm 1 -> proximal, same local minimum up to C * tol:
 # a9a C=100 4.37 -> 2.69 (iterations per step [267, 122, 118] -> [151, 106, 55]),
