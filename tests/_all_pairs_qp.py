@@ -41,3 +41,42 @@ def direct_pauc_0_beta(X, y, C, j_beta):
     prob = cp.Problem(cp.Minimize(obj))
     prob.solve(solver=cp.CLARABEL)
     return prob.value
+
+
+def direct_pauc_window(X, y, C, j_alpha, j_beta, kind):
+    """The structural pAUC problem for [alpha, beta] with every ordering written out.
+
+    ``kind="tight"``: the max over every subset Z of j_beta negatives (Sec. 4.2.2,
+    eq. (16)); ``kind="naive"``: Z = all negatives (Sec. 3.2).  For each Z, each
+    total order sigma of Z and each positive i, the row covering the first r
+    negatives of sigma contributes the affine piece
+
+        clip(r - j_alpha, 0, j_beta - j_alpha) + sum_{j <= r} (w.x_sigma(j) - w.x_i),
+
+    the positive picks its best r, and H(w) is the max over (Z, sigma) of the sum
+    over positives, over N = m (j_beta - j_alpha) (the enumeration of
+    ``tests/svm/test_oracles.py``, here as a cvxpy expression in w).  Tiny inputs
+    only: C(n, j_beta) * j_beta! * m * (j_beta + 1) affine pieces.
+    """
+    from itertools import combinations, permutations
+
+    Xp, Xn = X[y], X[~y]
+    m, d = Xp.shape
+    k = j_beta if kind == "tight" else Xn.shape[0]
+    subsets = combinations(range(Xn.shape[0]), k) if kind == "tight" else [range(k)]
+    orders = [list(z[i] for i in p) for z in subsets for p in permutations(range(k))]
+    r = np.arange(k + 1)
+    gain = np.clip(r - j_alpha, 0, j_beta - j_alpha).astype(float)
+    # A[o, r] = sum of the first r negatives of order o (as feature vectors).
+    prefix = np.concatenate([np.zeros((len(orders), 1, d)),
+                             np.cumsum(Xn[np.array(orders)], axis=1)], axis=1)
+    # Piece (o, i, r): gain(r) + (prefix[o, r] - r x_i) . w, one row per (o, i, r).
+    A = (prefix[:, None, :, :] - r[None, None, :, None] * Xp[None, :, None, :])
+    b = np.broadcast_to(gain, A.shape[:3])
+    w = cp.Variable(d)
+    pieces = cp.reshape(A.reshape(-1, d) @ w + b.ravel(), (len(orders) * m, k + 1), order="C")
+    per_positive = cp.reshape(cp.max(pieces, axis=1), (len(orders), m), order="C")
+    H = cp.max(cp.sum(per_positive, axis=1)) / (m * (j_beta - j_alpha))
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * H))
+    prob.solve(solver=cp.CLARABEL)
+    return prob.value

@@ -13,19 +13,19 @@ import scipy.sparse as sp
 from hypothesis import example, given, settings, strategies as st
 from sklearn.exceptions import ConvergenceWarning
 
-from _all_pairs_qp import direct_auc, direct_pauc_0_beta
+from _all_pairs_qp import direct_auc, direct_pauc_0_beta, direct_pauc_window
 
 from pauc.svm._cutting_plane import CuttingPlaneSolver
 from pauc.svm._master import MasterQP
-from pauc.svm.oracles import auc_oracle, pauc_tight_oracle
+from pauc.svm.oracles import auc_oracle, pauc_naive_oracle, pauc_tight_oracle
 
 
-def _problem(seed, m=7, n=11, d=4):
+def _problem(seed, m=7, n=11, d=4, shift=0.7):
     rng = np.random.default_rng(seed)
     y = np.zeros(m + n, dtype=bool)
     y[:m] = True
     rng.shuffle(y)
-    X = rng.normal(size=(m + n, d)) + 0.7 * y[:, None]
+    X = rng.normal(size=(m + n, d)) + shift * y[:, None]
     return X, y
 
 
@@ -64,6 +64,40 @@ def test_pauc_0_beta_objective_within_tol_of_direct_qp(seed, beta_j):
     best = direct_pauc_0_beta(X, y, C, beta_j)
     ours = _objective(X, y, w, C, oracle)
     assert best - 1e-6 <= ours <= best + C * tol + 1e-6
+
+
+_WINDOW_ORACLES = {"tight": pauc_tight_oracle, "naive": pauc_naive_oracle}
+
+
+@pytest.mark.parametrize("kind", ["tight", "naive"])
+@pytest.mark.parametrize("seed", [1, 4])
+@pytest.mark.parametrize("C", [1.0, 20.0])
+@pytest.mark.parametrize("window", [(1, 3), (0, 2), (2, 4)])
+def test_pauc_window_objective_within_tol_of_all_orderings_qp(kind, seed, C, window):
+    """Algorithm 1 with the [alpha, beta] oracles (Algorithm 3, and the naive
+    surrogate's) against the same problem with every ordering written out."""
+    X, y = _problem(seed, m=4, n=6, d=3, shift=0.3)
+    j_alpha, j_beta = window
+    tol = 1e-3
+    oracle = lambda s: _WINDOW_ORACLES[kind](s, y, j_alpha, j_beta)
+    solver = CuttingPlaneSolver(C, tol=tol)
+    w = solver.solve(X, oracle)
+    assert solver.converged_
+    best = direct_pauc_window(X, y, C, j_alpha, j_beta, kind)
+    ours = _objective(X, y, w, C, oracle)
+    assert best - 1e-6 <= ours <= best + C * tol + 1e-6
+
+
+def test_all_orderings_reference_tells_tight_from_naive():
+    """The reference above can fail a solver that confused the two surrogates: on
+    this problem (classes overlapping) their optima differ by far more than C * tol (and naive >= tight,
+    its feasible orderings being a superset), while for [0, beta] the tight
+    reference agrees with Theorem 5's closed form."""
+    X, y = _problem(1, m=4, n=6, d=3, shift=0.3)
+    tight = direct_pauc_window(X, y, 20.0, 0, 2, "tight")
+    naive = direct_pauc_window(X, y, 20.0, 0, 2, "naive")
+    assert naive - tight > 0.5
+    assert tight == pytest.approx(direct_pauc_0_beta(X, y, 20.0, 2), abs=1e-6)
 
 
 def _explicit_oracle(A, b):
