@@ -211,7 +211,7 @@ class CuttingPlaneSolver:
             if violation <= self.tol:
                 self.converged_ = True
                 if self.warn:
-                    _check_master_accuracy(primal, dual, self.C * self.tol)
+                    _check_master_accuracy(primal, dual, self.C * self.tol, self.master.eps)
                 break
 
             start = time.perf_counter()
@@ -378,7 +378,7 @@ class CuttingPlaneSolver:
                 ConvergenceWarning, stacklevel=4)
 
 
-def _check_master_accuracy(primal, dual, budget):
+def _check_master_accuracy(primal, dual, budget, master_eps):
     """Warn when Algorithm 1's test passed on a rough master solution.
 
     At the exact master optimum the primal-dual gap is at most ``C * violation
@@ -392,7 +392,8 @@ def _check_master_accuracy(primal, dual, budget):
             f"the cutting-plane test passed, but the master QP's solution is rough: "
             f"J(w) - lower bound = {gap:.3g} > 2 C tol = {2.0 * budget:.3g}, so w may "
             "not be within C tol of the optimum; standardize the features (e.g. "
-            "StandardScaler) or lower C (or, on a CuttingPlaneSolver, lower qp_eps)",
+            "StandardScaler), lower C, or lower qp_eps (now "
+            f"{master_eps:g}) for a more accurate master QP",
             ConvergenceWarning, stacklevel=4)
 
 

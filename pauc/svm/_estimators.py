@@ -99,6 +99,8 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
             check_int(self.coarse_to_fine, "coarse_to_fine", 2)
         if self.solver not in _QP_SOLVERS:
             raise ValueError(f"solver must be one of {_QP_SOLVERS}, got {self.solver!r}")
+        check_positive_scalar(self.qp_eps, "qp_eps")
+        check_int(self.qp_max_iter, "qp_max_iter", 1)
         if self.operating_fpr is not None:
             f = self.operating_fpr
             if (not isinstance(f, numbers.Real) or isinstance(f, bool)
@@ -149,6 +151,7 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ fit
     def _new_solver(self, C, tol):
         solver = CuttingPlaneSolver(C, tol=tol, max_iter=self.max_iter, qp_solver=self.solver,
+                                    qp_eps=self.qp_eps, qp_max_iter=self.qp_max_iter,
                                     verbose=self.verbose)
         self._live_solver = solver      # read by ``current_iteration`` while fit runs
         return solver
@@ -290,6 +293,13 @@ class AUCSVM(_StructuralSVM):
         scores; None picks the threshold maximising TPR - FPR on the training data.
     solver : {"osqp", "cvxpy"}, default="osqp"
         Back end of the master QP (see :mod:`pauc.svm._master`).
+    qp_eps : float, default=1e-7
+        Absolute and relative tolerance of OSQP on the master QP.  OSQP's
+        absolute accuracy scales with ``C**2``: when a fit warns that the
+        master's solutions are rough, standardize the features first, then
+        lower ``qp_eps`` or raise ``qp_max_iter``.
+    qp_max_iter : int, default=20000
+        OSQP's iteration limit per master-QP solve.
     coarse_to_fine : int or None, default=100_000
         Training sets with at least this many rows are first fitted on every
         10th row (recursively, while that still has this many rows), and that
@@ -329,12 +339,14 @@ class AUCSVM(_StructuralSVM):
     """
 
     def __init__(self, C=1.0, *, tol=1e-3, max_iter=1000, operating_fpr=None, solver="osqp",
-                 coarse_to_fine=COARSE_TO_FINE, verbose=0):
+                 qp_eps=1e-7, qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, verbose=0):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
         self.operating_fpr = operating_fpr
         self.solver = solver
+        self.qp_eps = qp_eps
+        self.qp_max_iter = qp_max_iter
         self.coarse_to_fine = coarse_to_fine
         self.verbose = verbose
 
@@ -415,6 +427,9 @@ class PartialAUCSVM(_StructuralSVM):
         (paper 002, Section 8.3: pAUC maximisation for TPR at a fixed FPR).
     solver : {"osqp", "cvxpy"}, default="osqp"
         Back end of the master QP.
+    qp_eps, qp_max_iter : float, int, default=1e-7, 20000
+        OSQP's tolerance and iteration limit on the master QP, as in
+        :class:`AUCSVM`.
     coarse_to_fine : int or None, default=100_000
         As in :class:`AUCSVM`; each level takes the window's indices on its own
         negatives.  With ``surrogate="hinge"`` it applies to the
@@ -463,8 +478,9 @@ class PartialAUCSVM(_StructuralSVM):
     _SURROGATES = ("tight", "naive", "hinge")
 
     def __init__(self, fpr_range=(0.0, 0.1), *, C=1.0, surrogate="tight", tol=1e-3,
-                 max_iter=1000, operating_fpr=None, solver="osqp",
-                 coarse_to_fine=COARSE_TO_FINE, verbose=0, dc_tol=1e-3, dc_max_iter=50,
+                 max_iter=1000, operating_fpr=None, solver="osqp", qp_eps=1e-7,
+                 qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, verbose=0, dc_tol=1e-3,
+                 dc_max_iter=50,
                  init="tight"):
         self.fpr_range = fpr_range
         self.C = C
@@ -473,6 +489,8 @@ class PartialAUCSVM(_StructuralSVM):
         self.max_iter = max_iter
         self.operating_fpr = operating_fpr
         self.solver = solver
+        self.qp_eps = qp_eps
+        self.qp_max_iter = qp_max_iter
         self.coarse_to_fine = coarse_to_fine
         self.verbose = verbose
         self.dc_tol = dc_tol

@@ -246,8 +246,9 @@ class MasterQP:
             warnings.warn(
                 f"the master QP ({self.solver}, {self.n_cuts} cuts) stopped with status "
                 f"{status!r} after {info} iterations; increase qp_max_iter (now "
-                f"{self.max_iter}) or loosen qp_eps (now {self.eps:g}) of the "
-                "CuttingPlaneSolver, or standardize the features / lower C",
+                f"{self.max_iter}) or loosen qp_eps (now {self.eps:g}) (parameters of "
+                "the estimator and of CuttingPlaneSolver), or standardize the features / "
+                "lower C",
                 ConvergenceWarning, stacklevel=3)
         # OSQP is an ADMM method: project onto the dual feasible set so that the
         # dual objective stays a valid lower bound.

@@ -199,13 +199,22 @@ def test_verbose_prints_one_line_per_iteration(capsys):
     ({"C": 0.0}, "C must be"), ({"C": -1.0}, "C must be"), ({"C": np.inf}, "C must be"),
     ({"tol": 0.0}, "tol must be"), ({"max_iter": 0}, "max_iter"),
     ({"max_iter": 2.5}, "max_iter"), ({"solver": "mosek"}, "solver"),
-    ({"operating_fpr": 1.5}, "operating_fpr"),
+    ({"operating_fpr": 1.5}, "operating_fpr"), ({"qp_eps": 0.0}, "qp_eps"),
+    ({"qp_max_iter": 0}, "qp_max_iter"),
 ])
 @pytest.mark.parametrize("cls", [AUCSVM, PartialAUCSVM])
 def test_bad_parameters(cls, params, match):
     X, y = _data(10, n=60)
     with pytest.raises(ValueError, match=match):
         cls(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [AUCSVM, PartialAUCSVM])
+def test_master_qp_settings_reach_osqp(cls):
+    """qp_max_iter / qp_eps, named by the master's warnings, are the estimator's own."""
+    X, y = _data(10, n=60)
+    with pytest.warns(ConvergenceWarning, match=r"qp_max_iter \(now 1\).*qp_eps \(now 0.01\)"):
+        cls(C=10.0, qp_max_iter=1, qp_eps=1e-2, max_iter=5).fit(X, y)
 
 
 @pytest.mark.parametrize("fpr_range", [(0.2, 0.1), (0.0, 1.5), (-0.1, 0.2), (0.1, 0.1),
