@@ -250,6 +250,35 @@ def test_master_keeps_gram_consistent_through_growth_and_pruning():
     assert master.dual_objective() == pytest.approx(before, rel=1e-6, abs=1e-9)
 
 
+@pytest.mark.parametrize("qp_solver", ["osqp", "cvxpy"])
+def test_master_is_built_once_per_capacity_and_warm_started(qp_solver, monkeypatch):
+    """The QP is set up once per capacity (32 -> 64 -> 128 slots for 70 cuts, solved
+    after each), not once per solve, and every solve starts from the last lambda."""
+    rng = np.random.default_rng(2)
+    master = MasterQP(3.0, solver=qp_solver)
+    starts = []
+    if qp_solver == "osqp":
+        real_setup = MasterQP._setup
+
+        def spy_setup(self):
+            real_setup(self)
+            real_warm = self._problem.warm_start
+            self._problem.warm_start = lambda **kw: (starts.append(kw["x"].copy()),
+                                                      real_warm(**kw))[1]
+        monkeypatch.setattr(MasterQP, "_setup", spy_setup)
+    previous = []
+    for k in range(70):
+        master.add_cut(rng.normal(size=80), rng.uniform(0.5, 1.5))
+        master.solve()
+        previous.append(master.lam_.copy())
+    assert master.n_setups_ == 3
+    if qp_solver == "osqp":
+        # The start of solve k is lambda of solve k - 1 (unit-free: lambda / C), padded.
+        for k in range(1, 70):
+            np.testing.assert_allclose(starts[k][:k] * 3.0, previous[k - 1], atol=1e-12)
+            assert not starts[k][k:].any()
+
+
 def test_master_rejects_bad_input():
     with pytest.raises(ValueError, match="solver"):
         MasterQP(1.0, solver="gurobi")
