@@ -69,6 +69,29 @@ def test_pauc_0_beta_objective_within_tol_of_direct_qp(seed, beta_j):
 _WINDOW_ORACLES = {"tight": pauc_tight_oracle, "naive": pauc_naive_oracle}
 
 
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0, 100.0])
+@pytest.mark.parametrize("which", ["auc", "tight", "naive"])
+def test_objective_within_eps_when_the_solver_tol_is_eps_over_C(which, C):
+    """Issue 3's wording, "within tol of the all-pairs optimum": Algorithm 1
+    guarantees J(w) <= J* + C * tol, so an objective within eps takes tol = eps / C."""
+    eps = 1e-3
+    if which == "auc":
+        X, y = _problem(2)
+        oracle = lambda s: auc_oracle(s, y)
+        best = direct_auc(X, y, C)
+    else:
+        X, y = _problem(4, m=4, n=6, d=3, shift=0.3)
+        oracle = lambda s: _WINDOW_ORACLES[which](s, y, 1, 3)
+        best = direct_pauc_window(X, y, C, 1, 3, which)
+    solver = CuttingPlaneSolver(C, tol=eps / C)
+    w = solver.solve(X, oracle)
+    assert solver.converged_
+    assert best - 1e-6 <= _objective(X, y, w, C, oracle) <= best + eps + 1e-6
+
+
+
+
+
 @pytest.mark.parametrize("kind", ["tight", "naive"])
 @pytest.mark.parametrize("seed", [1, 4])
 @pytest.mark.parametrize("C", [1.0, 20.0])
