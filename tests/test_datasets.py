@@ -19,6 +19,21 @@ def test_a9a_shapes_and_labels():
     assert set(np.unique(X_train.data)) == {1.0}       # binary features
 
 
+def test_loaded_matrices_work_with_liblinear():
+    """load_svmlight_file's int64 indices are narrowed: LinearSVC (liblinear) refuses
+    int64-indexed CSR, and the matrix must be the same one."""
+    from sklearn.datasets import load_svmlight_file
+    from sklearn.svm import LinearSVC
+
+    from pauc.datasets._svmlight import _DATA
+
+    X_train, y_train, _, _ = load_a9a()
+    assert X_train.indices.dtype == np.int32 and X_train.indptr.dtype == np.int32
+    LinearSVC(C=0.1).fit(X_train, y_train)
+    raw, _ = load_svmlight_file(str(_DATA / "a9a.trn.bz2"), n_features=123)
+    assert (X_train != raw).nnz == 0
+
+
 def _write(path, lines):
     path.write_text("\n".join(lines) + "\n")
     return path
