@@ -30,9 +30,9 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from threadpoolctl import threadpool_limits
 
 from ._master import MasterQP
+from ._threads import single_blas_thread
 
 _HISTORY_FIELDS = ("violation", "xi", "primal", "dual", "n_cuts",
                    "time_oracle", "time_matvec", "time_qp", "proximal")
@@ -170,7 +170,7 @@ class CuttingPlaneSolver:
         they save -- on a9a, ``AUCSVM(C=100)`` took 0.46 s with 2 BLAS threads
         on a busy 2-core machine and 0.06 s with one.
         """
-        with threadpool_limits(limits=1, user_api="blas"):
+        with single_blas_thread():
             return self._solve(X, oracle, w0)
 
     def _solve(self, X, oracle, w0):
@@ -286,7 +286,7 @@ class CuttingPlaneSolver:
         if not mu > 0:
             raise ValueError(f"mu must be positive, got {mu!r}")
         max_iter = self.max_iter if max_iter is None else int(max_iter)
-        with threadpool_limits(limits=1, user_api="blas"):
+        with single_blas_thread():
             return self._solve_proximal(X, oracle, center, mu, max_iter)
 
     def _solve_proximal(self, X, oracle, center, mu, max_iter):

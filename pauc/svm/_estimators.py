@@ -29,7 +29,6 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
-from threadpoolctl import threadpool_limits
 
 from .._base import BinaryRankerMixin
 from .._dask import is_dask_array
@@ -40,6 +39,7 @@ from . import oracles
 from ._coarse_to_fine import solve_coarse_to_fine
 from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
+from ._threads import single_blas_thread
 
 _QP_SOLVERS = ("osqp", "cvxpy")
 # Training sets of this many rows or more start from the solution on every 10th
@@ -373,7 +373,7 @@ class AUCSVM(_StructuralSVM):
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight,
                                                          weighted_pairs=True)
         # Single-threaded BLAS: see CuttingPlaneSolver.solve.
-        with threadpool_limits(limits=1, user_api="blas"), self._fitting():
+        with single_blas_thread(), self._fitting():
             solver = self._run_solver(X, partial(_auc_oracle_on, is_pos, weight), C, tol)
             self._set_threshold(self._training_scores(X, solver), is_pos, self.operating_fpr)
         return self
@@ -530,7 +530,7 @@ class PartialAUCSVM(_StructuralSVM):
         operating = beta if self.operating_fpr is None else self.operating_fpr
         self.dc_history_ = self.dc_inner_iter_ = None
         # Single-threaded BLAS: see CuttingPlaneSolver.solve.
-        with threadpool_limits(limits=1, user_api="blas"), self._fitting():
+        with single_blas_thread(), self._fitting():
             if dc:
                 self._fit_dc(X, is_pos, oracle_for, C, tol, dc_tol)
                 solver = None

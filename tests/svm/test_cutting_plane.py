@@ -498,3 +498,27 @@ def test_a_rough_master_solution_is_reported():
         model = AUCSVM(C=100.0).fit(StandardScaler().fit_transform(X), y)
     h = model.history_
     assert h["primal"][-1] - h["dual"][-1] <= 2 * 100.0 * 1e-3
+
+
+def test_blas_runs_single_threaded_inside_the_solver_and_is_restored():
+    """The loop's products are small: one BLAS thread inside (pauc.svm._threads),
+    the caller's setting back afterwards."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads():
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    X, y = _problem(0)
+    seen = []
+
+    def oracle(s):
+        seen.append(blas_threads())
+        return auc_oracle(s, y)
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = blas_threads()
+        assert 2 in before                  # numpy's BLAS is found and runs 2 threads
+        CuttingPlaneSolver(1.0).solve(X, oracle)
+        CuttingPlaneSolver(1.0).solve_proximal(X, oracle, np.zeros(X.shape[1]), 1.0)
+        assert blas_threads() == before
+    assert seen and all(all(n == 1 for n in threads) for threads in seen)
