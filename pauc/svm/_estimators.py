@@ -480,8 +480,7 @@ class PartialAUCSVM(_StructuralSVM):
     def __init__(self, fpr_range=(0.0, 0.1), *, C=1.0, surrogate="tight", tol=1e-3,
                  max_iter=1000, operating_fpr=None, solver="osqp", qp_eps=1e-7,
                  qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, verbose=0, dc_tol=1e-3,
-                 dc_max_iter=50,
-                 init="tight"):
+                 dc_max_iter=50, init="tight"):
         self.fpr_range = fpr_range
         self.C = C
         self.surrogate = surrogate
