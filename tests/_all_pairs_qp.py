@@ -5,6 +5,8 @@ pair as a cvxpy expression and solve the QP directly (Clarabel), for the tests
 to compare against on small data.
 """
 
+from itertools import combinations, permutations
+
 import cvxpy as cp
 import numpy as np
 
@@ -58,8 +60,6 @@ def direct_pauc_window(X, y, C, j_alpha, j_beta, kind):
     ``tests/svm/test_oracles.py``, here as a cvxpy expression in w).  Tiny inputs
     only: C(n, j_beta) * j_beta! * m * (j_beta + 1) affine pieces.
     """
-    from itertools import combinations, permutations
-
     Xp, Xn = X[y], X[~y]
     m, d = Xp.shape
     k = j_beta if kind == "tight" else Xn.shape[0]

@@ -53,7 +53,6 @@ def load_svmlight(path, *, n_features=None, pos_label=None, dtype=np.float64):
     # holds them.  liblinear-based estimators (LinearSVC, LogisticRegression
     # with solver="liblinear") refuse int64 indices, and scipy's CSR transpose
     # scans them (a9a: X.T @ c 0.79 ms against 0.29 ms for X @ w).
-    X = X.tocsr()
     X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=X.shape)
     return X, (labels == pos_label).astype(np.int64)
 

@@ -89,9 +89,6 @@ def test_objective_within_eps_when_the_solver_tol_is_eps_over_C(which, C):
     assert best - 1e-6 <= _objective(X, y, w, C, oracle) <= best + eps + 1e-6
 
 
-
-
-
 @pytest.mark.parametrize("kind", ["tight", "naive"])
 @pytest.mark.parametrize("seed", [1, 4])
 @pytest.mark.parametrize("C", [1.0, 20.0])
@@ -113,8 +110,8 @@ def test_pauc_window_objective_within_tol_of_all_orderings_qp(kind, seed, C, win
 
 def test_all_orderings_reference_tells_tight_from_naive():
     """The reference above can fail a solver that confused the two surrogates: on
-    this problem (classes overlapping) their optima differ by far more than C * tol (and naive >= tight,
-    its feasible orderings being a superset), while for [0, beta] the tight
+    this problem (classes overlapping) their optima differ by far more than C * tol
+    (naive >= tight, its orderings being a superset), while for [0, beta] the tight
     reference agrees with Theorem 5's closed form."""
     X, y = _problem(1, m=4, n=6, d=3, shift=0.3)
     tight = direct_pauc_window(X, y, 20.0, 0, 2, "tight")
@@ -276,7 +273,8 @@ def test_master_keeps_gram_consistent_through_growth_and_pruning():
 @pytest.mark.parametrize("qp_solver", ["osqp", "cvxpy"])
 def test_master_is_built_once_per_capacity_and_warm_started(qp_solver, monkeypatch):
     """The QP is set up once per capacity (32 -> 64 -> 128 slots for 70 cuts, solved
-    after each), not once per solve, and every solve starts from the last lambda."""
+    after each), not once per solve; on the OSQP path every solve starts from the
+    last lambda (cvxpy warm-starts OSQP itself)."""
     rng = np.random.default_rng(2)
     master = MasterQP(3.0, solver=qp_solver)
     starts = []
