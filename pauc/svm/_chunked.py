@@ -64,7 +64,7 @@ from .._dask import (aligned_labels, check_known_chunks, is_dask_array, merge_to
                      require_dask, sum_arrays, top_values, tree_reduce)
 from .._ranking import count_above, split_by_label
 from .._validation import check_fpr_range, check_pos_label, empirical_indices
-from ._oracles import _sorted_candidates
+from ._oracles import sorted_candidates as _sorted_candidates
 
 __all__ = ["ChunkedDesign", "ChunkedLabels", "chunked_window_cut", "chunked_auc_cut",
            "as_chunked_labels", "fit_chunked", "chunked_decision_function"]

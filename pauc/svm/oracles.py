@@ -51,7 +51,7 @@ import numbers
 import numpy as np
 
 from .._dask import is_dask_array
-from ._oracles import _cut, _weighted_auc_cut
+from ._oracles import _cut, weighted_auc_cut as _weighted_auc_cut
 
 __all__ = [
     "auc_oracle",
