@@ -28,10 +28,10 @@ import numbers
 import numpy as np
 from sklearn.utils import ClassifierTags, check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import metrics
-from ._validation import _classes, check_fpr_range, check_pos_label
+from ._validation import _classes, check_fpr_range, check_pos_label, positives_and_weights
 
 __all__ = ["BaseRanker", "Interval", "Options", "Satisfies", "validate_params"]
 
@@ -196,10 +196,21 @@ class BaseRanker:
         X, y = validate_data(self, X, y, accept_sparse=accept_sparse, dtype=list(dtype),
                              ensure_min_samples=ensure_min_samples, y_numeric=False,
                              ensure_all_finite=ensure_all_finite)
-        classes = _classes(y)
-        if classes.shape[0] > 2 or y.dtype.kind not in "biu":
+        is_pos, weight = positives_and_weights(y, self._set_binary_classes(_classes(y), y),
+                                               sample_weight, X)
+        return X, is_pos, weight
+
+    def _set_binary_classes(self, classes, y):
+        """Check the distinct labels ``classes`` of ``y``; set ``classes_`` and
+        ``pos_label_``; return the positive label.
+
+        The label part of :meth:`_validate_training_data`, the one wording,
+        also used by fits whose ``y`` is not in memory (the chunked fits give
+        the distinct labels of their chunks and ``y = classes``).
+        """
+        if classes.shape[0] > 2 or classes.dtype.kind not in "biu":
             # scikit-learn's message for continuous or multi-output targets
-            if not (y.dtype.kind == "f" and classes.shape[0] <= 2
+            if not (classes.dtype.kind == "f" and classes.shape[0] <= 2
                     and np.all(classes == np.floor(classes))):
                 check_classification_targets(y)
         name = type(self).__name__
@@ -211,19 +222,10 @@ class BaseRanker:
                 f"Only binary classification is supported. y takes {classes.shape[0]} values "
                 f"{classes[:10].tolist()}; {name} is a binary ranker")
         pos_label = check_pos_label(classes, self.pos_label)
-        is_pos = y == pos_label
         negative = classes[0] if classes[1] == pos_label else classes[1]
         self.classes_ = np.array([negative, pos_label], dtype=classes.dtype)
         self.pos_label_ = self.classes_[1]
-        weight = None
-        if sample_weight is not None:
-            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
-            if not np.isfinite(weight).all() or (weight < 0).any():
-                raise ValueError("sample_weight must be finite and non-negative")
-            if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
-                raise ValueError("sample_weight gives one class a total weight of zero; "
-                                 "ranking needs both classes")
-        return X, is_pos, weight
+        return pos_label
 
     def _validate_X(self, X, *, accept_sparse="csr", dtype=(np.float64, np.float32)):
         """Validate ``X`` of ``decision_function`` against the fitted estimator."""

@@ -6,7 +6,8 @@ positive and the negative scores, each sorted ascending, are merged from the
 top down, one *group of tied scores* at a time.  A group holding ``dp``
 positive and ``dn`` negative weight moves the empirical ROC curve from
 ``(FP, TP)`` to ``(FP + dn, TP + dp)`` along a straight line, so ties are
-counted one half (the AUC of eq. (1) of [1]_ with ties; [2]_, Section 2).
+counted one half (the AUC of eq. (1) of Narasimhan & Agarwal with ties;
+Clémençon's lecture notes, Section 2).
 
 The functions here take scores that are **already sorted ascending** per
 class (``numpy.sort`` is the only O(n log n) step, done by the caller) and
@@ -18,8 +19,8 @@ run one O(m + n) merge in C without the GIL:
   empirical ROC curve and the line TPR = ``tpr_floor`` over an FPR window,
   without storing the knots (full AUC, partial AUC, two-way partial AUC);
 * :func:`count_above` -- for each query score, how many reference scores are
-  strictly greater and how many are equal (the count representation of [1]_,
-  Appendix B.1);
+  strictly greater and how many are equal (the count representation of
+  Appendix B.1 of Narasimhan & Agarwal);
 * :func:`split_by_label` -- the two classes' scores in one pass.
 
 Their loops are ``cdef`` functions declared in ``pauc/_ranking.pxd``, for
@@ -28,11 +29,8 @@ negatives' scores with ``copy_class``).
 
 References
 ----------
-.. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
-   Optimizing the Partial Area Under the ROC Curve." Neural Computation
-   29(7), 2017 (arXiv:1605.04337).
-.. [2] Clémençon, S. "A Lecture on Statistical Ranking." Lecture notes,
-   Télécom ParisTech.
+Narasimhan & Agarwal (2017), eq. (1) and Appendix B.1; Clémençon, lecture
+notes on statistical ranking, Section 2.  Full entries in ``docs/references.rst``.
 """
 
 import numpy as np

@@ -75,6 +75,44 @@ def _classes(y):
     return np.unique(y)
 
 
+def check_class_weights(weight, is_pos):
+    """Row weights (float64, one per row) that are finite, non-negative and give
+    each class a positive total; the one wording of these checks."""
+    if not np.isfinite(weight).all() or (weight < 0).any():
+        raise ValueError("sample_weight must be finite and non-negative")
+    if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
+        raise ValueError("sample_weight gives one class a total weight of zero; ranking "
+                         "needs both classes")
+    return weight
+
+
+def positives_and_weights(y, pos_label, sample_weight, like):
+    """``(is_pos, weight)``: the rows of the positive class, and the row weights
+    (one per row of ``like``) checked by :func:`check_class_weights`, or None."""
+    is_pos = y == pos_label
+    if sample_weight is None:
+        return is_pos, None
+    return is_pos, check_class_weights(
+        _check_sample_weight(sample_weight, like, dtype=np.float64), is_pos)
+
+
+def check_binary_classes(classes, pos_label):
+    """The positive label of the metrics' ``y_true`` from its distinct labels ``classes``.
+
+    Raises unless there are exactly two classes (the metrics' wording); then
+    :func:`check_pos_label`.
+    """
+    if classes.shape[0] > 2:
+        raise ValueError(
+            f"y_true must be binary; it takes {classes.shape[0]} values: {classes[:10].tolist()}"
+        )
+    if classes.shape[0] < 2:
+        raise ValueError(
+            "y_true holds only one class: ROC metrics need both positives and negatives"
+        )
+    return check_pos_label(classes, pos_label)
+
+
 def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None):
     """Validate a binary ranking problem.
 
@@ -94,24 +132,8 @@ def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None):
         y_score = y_score.astype(np.float64, copy=False)
     if not np.isfinite(y_score).all():
         raise ValueError("y_score contains NaN or infinity")
-    classes = _classes(y_true)
-    if classes.shape[0] > 2:
-        raise ValueError(
-            f"y_true must be binary; it takes {classes.shape[0]} values: {classes[:10].tolist()}"
-        )
-    if classes.shape[0] < 2:
-        raise ValueError(
-            "y_true holds only one class: ROC metrics need both positives and negatives"
-        )
-    pos_label = check_pos_label(classes, pos_label)
-    is_pos = y_true == pos_label
-    weight = None
-    if sample_weight is not None:
-        weight = _check_sample_weight(sample_weight, y_score, dtype=np.float64)
-        if (weight < 0).any() or not np.isfinite(weight).all():
-            raise ValueError("sample_weight must be finite and non-negative")
-        if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
-            raise ValueError("sample_weight gives one class a total weight of zero")
+    pos_label = check_binary_classes(_classes(y_true), pos_label)
+    is_pos, weight = positives_and_weights(y_true, pos_label, sample_weight, y_score)
     return is_pos, y_score, weight
 
 
@@ -135,7 +157,7 @@ def _near_integer(x):
 
 
 def empirical_indices(n_negatives, fpr_range):
-    """``(j_alpha, j_beta) = (floor(n·alpha), ceil(n·beta))``, paper 002 eq. (2).
+    """``(j_alpha, j_beta) = (floor(n·alpha), ceil(n·beta))``, eq. (2) of Narasimhan & Agarwal.
 
     ``n·alpha`` that is an integer up to floating-point noise (say 100 · 0.07)
     is taken as that integer, so that ``ceil`` does not jump one position.
@@ -152,6 +174,25 @@ def empirical_indices(n_negatives, fpr_range):
             f"fpr_range={fpr_range!r} selects no negative position among {n_negatives} "
             f"negatives (j_alpha={j_alpha}, j_beta={j_beta}); widen the range or use more "
             "negatives"
+        )
+    return j_alpha, j_beta
+
+
+def check_window_indices(j_alpha, j_beta, n_neg):
+    """``(j_alpha, j_beta)`` as ints with ``0 <= j_alpha < j_beta <= n_neg``, or a
+    ``ValueError`` naming the index (the oracles' window of negative positions)."""
+    for name, value in (("j_alpha", j_alpha), ("j_beta", j_beta)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise ValueError(f"{name} must be an integer, got {value!r}")
+    j_alpha, j_beta = int(j_alpha), int(j_beta)
+    if j_alpha < 0:
+        raise ValueError(f"j_alpha must be >= 0, got {j_alpha}")
+    if j_beta > n_neg:
+        raise ValueError(f"j_beta={j_beta} exceeds the number of negatives ({n_neg})")
+    if j_beta - j_alpha < 1:
+        raise ValueError(
+            f"j_beta - j_alpha must be >= 1 (got j_alpha={j_alpha}, j_beta={j_beta}): "
+            "the FPR window holds no negative position; widen fpr_range"
         )
     return j_alpha, j_beta
 

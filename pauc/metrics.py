@@ -15,9 +15,9 @@ area of the ROC curve over FPR ∈ [α, β]:
 ============  ======================================  ==========================================
 normalize     value                                   meaning
 ============  ======================================  ==========================================
-``"range"``   ``A / (β − α)``                         Narasimhan & Agarwal (paper 002, Sec. 2.1,
+``"range"``   ``A / (β − α)``                         Narasimhan & Agarwal (Sec. 2.1,
               (default)                               eq. (2)): mean TPR over the window, in [0, 1]
-``"mcclish"`` ``½ (1 + (A − A_min)/(A_max − A_min))``  McClish (1989): ``A_min = (β² − α²)/2`` is
+``"mcclish"`` ``½ (1 + (A − A_min)/(A_max − A_min))``  McClish: ``A_min = (β² − α²)/2`` is
               with ``A_max = β − α``                  the chance diagonal, ``A_max`` the perfect
                                                       ranker; 0.5 = chance, 1 = perfect. Equals
                                                       ``sklearn.metrics.roc_auc_score(max_fpr=β)``
@@ -25,7 +25,7 @@ normalize     value                                   meaning
 ``"none"``    ``A``                                   the raw area, in [0, β − α]
 ============  ======================================  ==========================================
 
-Worked example (paper 002, Section 2.1, Figure 2): 4 positives and 5
+Worked example (Narasimhan & Agarwal, Section 2.1, Figure 2): 4 positives and 5
 negatives scored by two functions::
 
     >>> import numpy as np
@@ -48,16 +48,25 @@ window's negatives; ``"mcclish"``: a random ranker).
 Two-way partial AUC
 -------------------
 :func:`two_way_partial_auc` measures the region with FPR ≤ f0 *and* TPR ≥ t0
-(the two-way pAUC of Yang et al. 2022, used by LibAUC, and discussed in
-scikit-learn PR #19751): ``∫_0^{f0} max(TPR(u) − t0, 0) du``, divided by
-``f0 (1 − t0)`` with ``normalize="range"``.
+(the two-way pAUC of Yang et al., also discussed in scikit-learn PR
+#19751): ``∫_0^{f0} max(TPR(u) − t0, 0) du``, divided by ``f0 (1 − t0)``
+with ``normalize="range"``.
+
+Row-chunked dask arrays of scores and labels give the same values, exactly,
+computed on the workers (:mod:`pauc.distributed`).
+
+References
+----------
+Narasimhan & Agarwal (2017), Section 2.1; McClish (1989); Yang et al. (2021) for the two-way
+partial AUC.  Full entries in ``docs/references.rst``.
 """
 
 import numpy as np
 from sklearn.metrics import make_scorer
 
 from . import _ranking
-from ._dask import is_dask_array
+from ._dispatch import chunked, is_chunked
+from ._rank_distance import kendall_tau_distance, spearman_distance
 from ._validation import check_binary_scores, check_fpr_range
 
 __all__ = [
@@ -112,11 +121,13 @@ def _top_of_classes(is_pos, score, fpr_hi):
     return pos, neg, float(m), float(n)
 
 
-def _raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight):
-    if is_dask_array(y_score) or is_dask_array(y_true):
-        # row-chunked scores: the same area, reduced on the workers (pauc._dask_metrics)
-        from ._dask_metrics import raw_area
-        return raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight)
+def raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight):
+    """``∫_{fpr_lo}^{fpr_hi} max(TPR(u) - tpr_floor, 0) du`` on the empirical ROC
+    curve: the raw area every metric here normalises (not public API)."""
+    if is_chunked(y_score, y_true):
+        # row-chunked scores: the same area, reduced on the workers (pauc._dispatch)
+        return chunked("raw_area")(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label,
+                                   sample_weight)
     is_pos, score, weight = check_binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
     if weight is None:
@@ -170,12 +181,20 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
 
 
 def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
-    """Area under the empirical ROC curve, ties counted one half (paper 002, eq. (1)).
+    """Area under the empirical ROC curve, ties counted one half (eq. (1) of [1]_).
 
     Equal to ``sklearn.metrics.roc_auc_score`` for binary labels; computed by
     one sort per class and an O(n) merge, without forming pairs.
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
+    .. [2] Clémençon, S. "A Lecture on Statistical Ranking." Lecture notes,
+       Télécom ParisTech.
     """
-    return _raw_area(y_true, y_score, 0.0, 1.0, 0.0, pos_label, sample_weight)
+    return raw_area(y_true, y_score, 0.0, 1.0, 0.0, pos_label, sample_weight)
 
 
 def partial_auc(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
@@ -184,7 +203,7 @@ def partial_auc(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
 
     The exact area of the piecewise-linear empirical ROC curve over [α, β],
     for any 0 <= α < β <= 1.  Without ties and with nα, nβ integers,
-    ``normalize="range"`` is exactly eq. (2) of paper 002 (Section 2.1);
+    ``normalize="range"`` is exactly eq. (2) of [1]_ (Section 2.1);
     elsewhere the window's ends are interpolated on the curve.
 
     Parameters
@@ -194,16 +213,24 @@ def partial_auc(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     fpr_range : (float, float), default=(0.0, 0.1)
         The window (α, β) of false-positive rates.
     normalize : {"range", "mcclish", "none"}, default="range"
-        ``"range"``: area / (β − α), in [0, 1] (paper 002).  ``"mcclish"``:
-        McClish's standardisation ½(1 + (A − A_min)/(A_max − A_min)) with
+        ``"range"``: area / (β − α), in [0, 1] ([1]_).  ``"mcclish"``:
+        McClish's standardisation [2]_ ½(1 + (A − A_min)/(A_max − A_min)) with
         ``A_min = (β² − α²)/2`` and ``A_max = β − α``; equals
         ``sklearn.metrics.roc_auc_score(max_fpr=β)`` when α = 0.  ``"none"``:
         the raw area.  See the module docstring for a worked example.
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
+    .. [2] McClish, D. K. "Analyzing a portion of the ROC curve." Medical
+       Decision Making 9(3), 1989.
     """
     alpha, beta = check_fpr_range(fpr_range)
     if normalize not in _NORMALIZATIONS:
         raise ValueError(f"normalize must be one of {_NORMALIZATIONS}, got {normalize!r}")
-    area = _raw_area(y_true, y_score, alpha, beta, 0.0, pos_label, sample_weight)
+    area = raw_area(y_true, y_score, alpha, beta, 0.0, pos_label, sample_weight)
     if normalize == "none":
         return area
     if normalize == "range":
@@ -221,13 +248,20 @@ def two_way_partial_auc(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normalize=
     piecewise-linear empirical ROC curve.  With ``normalize="range"`` (default)
     it is divided by ``max_fpr · (1 − min_tpr)`` (the area of a perfect
     ranker), so it lies in [0, 1]; ``"none"`` returns ``A``.  With
-    ``min_tpr=0`` it is ``partial_auc(fpr_range=(0, max_fpr))``.
+    ``min_tpr=0`` it is ``partial_auc(fpr_range=(0, max_fpr))``.  The region
+    is the two-way partial AUC of [1]_.
+
+    References
+    ----------
+    .. [1] Yang, Z., Xu, Q., Bao, S., He, Y., Cao, X. and Huang, Q. "When All We
+       Need is a Piece of the Pie: A Generic Framework for Optimizing Two-way
+       Partial AUC." ICML 2021.
     """
     _, max_fpr = check_fpr_range((0.0, max_fpr), name="max_fpr")
     min_tpr, _ = check_fpr_range((min_tpr, 1.0), name="min_tpr")
     if normalize not in ("range", "none"):
         raise ValueError(f"normalize must be 'range' or 'none', got {normalize!r}")
-    area = _raw_area(y_true, y_score, 0.0, max_fpr, min_tpr, pos_label, sample_weight)
+    area = raw_area(y_true, y_score, 0.0, max_fpr, min_tpr, pos_label, sample_weight)
     return area / (max_fpr * (1.0 - min_tpr)) if normalize == "range" else area
 
 
@@ -278,5 +312,3 @@ def tpr_at_fpr_scorer(fpr=0.1, interpolate=False, **kwargs):
     return make_scorer(tpr_at_fpr, response_method=_RESPONSE, fpr=fpr,
                        interpolate=interpolate, **kwargs)
 
-
-from ._rank_distance import kendall_tau_distance, spearman_distance  # noqa: E402

@@ -7,9 +7,9 @@ import time
 import numpy as np
 import pytest
 
-import pauc.svm.oracles as oracles_module
 from pauc.__main__ import _Progress
 from pauc.svm import AUCSVM, PartialAUCSVM
+from pauc.svm._design import InMemoryDesign
 
 
 @pytest.fixture
@@ -20,16 +20,17 @@ def data():
     return X, y
 
 
-def _spy(monkeypatch, name, seen, progress, delay=0.0):
-    """Wrap one oracle so that each call records the progress line of that moment."""
-    original = getattr(oracles_module, name)
+def _spy(monkeypatch, seen, progress, delay=0.0):
+    """Wrap the in-memory design's cut (the oracle call of each iteration) so that
+    each call records the progress line of that moment."""
+    original = InMemoryDesign.cut
 
-    def oracle(*args, **kwargs):
+    def cut(self, w, problem):
         seen.append(progress[0]._line())
         time.sleep(delay)
-        return original(*args, **kwargs)
+        return original(self, w, problem)
 
-    monkeypatch.setattr(oracles_module, name, oracle)
+    monkeypatch.setattr(InMemoryDesign, "cut", cut)
 
 
 def test_line_shows_the_live_iteration(data, monkeypatch):
@@ -37,7 +38,7 @@ def test_line_shows_the_live_iteration(data, monkeypatch):
     est = AUCSVM(C=10.0, tol=1e-4)
     seen, progress = [], [None]
     progress[0] = _Progress("svm-auc", est, io.StringIO(), enabled=False)
-    _spy(monkeypatch, "auc_oracle", seen, progress)
+    _spy(monkeypatch, seen, progress)
     assert est.current_iteration is None
     assert "iteration" not in progress[0]._line()
     est.fit(X, y)
@@ -56,7 +57,7 @@ def test_partial_auc_svm_reports_iterations(data, monkeypatch):
     est = PartialAUCSVM(fpr_range=(0.0, 0.3), C=10.0, tol=1e-4)
     seen, progress = [], [None]
     progress[0] = _Progress("svm-pauc", est, io.StringIO(), enabled=False)
-    _spy(monkeypatch, "pauc_tight_oracle", seen, progress)
+    _spy(monkeypatch, seen, progress)
     est.fit(X, y)
     assert len(seen) == est.n_iter_ >= 2
     assert seen[-1].endswith(f"iteration {est.n_iter_}")
@@ -69,7 +70,7 @@ def test_live_thread_prints_iterations(data, monkeypatch):
     stream = io.StringIO()
     progress = [None]
     # 0.2 s per oracle call: a fit of >= 3 iterations outlasts one 0.5 s tick.
-    _spy(monkeypatch, "auc_oracle", [], progress, delay=0.2)
+    _spy(monkeypatch, [], progress, delay=0.2)
     with _Progress("svm-auc", est, stream, enabled=True) as p:
         progress[0] = p
         est.fit(X, y)

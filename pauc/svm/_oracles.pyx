@@ -44,11 +44,11 @@ walk, the positives being sorted too):
   ``r2 = j_alpha + #{j_alpha < j <= j_beta : z_j + 1 > p}``, evaluated in
   floating point as ``z_j > p - 1`` (Algorithm 3, line 5: ``line5_row``;
   with ``j_alpha = 0`` this is Algorithm 2, line 3, and with ``j_beta = n``
-  Joachims' AUC search [2]_, eq. (7) of [1]_);
+  Joachims' AUC search, eq. (7));
 * family 3, only for the naive surrogate of Section 3.2, eq. (11), whose
   feature map spans *all* negatives: ``r in {j_beta..n}``,
-  ``r3 = j_beta + #{j > j_beta : z_j > p}`` (``naive_tail_row``).  These are the zero-margin
-  terms on negatives beyond ``j_beta`` that make it looser than the tight
+  ``r3 = j_beta + #{j > j_beta : z_j > p}`` (``naive_tail_row``).  These are
+  the zero-margin terms on negatives beyond ``j_beta`` that make it looser than the tight
   surrogate (the paper defers this oracle to its conference version; the
   derivation above is ours and ``tests/svm/test_oracles.py`` checks it
   against enumeration of every ordering).
@@ -97,12 +97,9 @@ numeric step of a search is in this module; the chunked designs of
 
 References
 ----------
-.. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
-   Optimizing the Partial Area Under the ROC Curve." Neural Computation
-   29(7), 2017 (arXiv:1605.04337).  Algorithms 2 and 3, Theorem 8,
-   Appendix B.1; Section 3.2 for the naive surrogate.
-.. [2] Joachims, T. "A Support Vector Method for Multivariate Performance
-   Measures." ICML 2005.
+Narasimhan & Agarwal (2017): Algorithms 2 and 3, Theorem 8, Appendix B.1;
+Section 3.2 for the naive surrogate.  Joachims (2005) for the AUC search.
+Full entries in ``docs/references.rst``.
 """
 
 import numpy as np

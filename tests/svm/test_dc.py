@@ -11,6 +11,7 @@ from pauc.surrogates import surrogate
 from pauc.svm import PartialAUCSVM
 from pauc.svm._cutting_plane import CuttingPlaneSolver
 from pauc.svm._dc import cccp, hinge_objective
+from pauc.svm._design import InMemoryDesign
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,8 @@ def test_cccp_keeps_the_better_point_when_a_step_ends_higher():
     y = (X[:, 0] + rng.normal(scale=3.0, size=400) > 1.5).astype(int)
     j_alpha, j_beta = empirical_indices(int((y == 0).sum()), (0.05, 0.3))
     solver = CuttingPlaneSolver(100.0, tol=1e-2)
-    w, history, converged = cccp(X, y == 1, j_alpha, j_beta, solver, np.zeros(5), prox=None)
+    w, history, converged = cccp(InMemoryDesign(X, y == 1), j_alpha, j_beta, solver,
+                                 np.zeros(5), prox=None)
     assert history[1]["step_objective"] > history[0]["objective"] == history[1]["objective"]
     assert history[0]["objective"] == 100.0
     np.testing.assert_array_equal(w, np.zeros(5))
@@ -84,7 +86,8 @@ def test_objective_helper_matches_surrogate_module(data):
     n_neg = int((y == 0).sum())
     j_alpha, j_beta = int(np.floor(n_neg * 0.05)), int(np.ceil(n_neg * 0.3))
     value, _ = surrogate("hinge", w, X, y, fpr_range=(0.05, 0.3))
-    assert hinge_objective(X, y == 1, w, j_alpha, j_beta, 3.0) == pytest.approx(
+    design = InMemoryDesign(X, y == 1)
+    assert hinge_objective(design, w, j_alpha, j_beta, 3.0) == pytest.approx(
         0.5 * w @ w + 3.0 * value, rel=1e-12)
 
 
@@ -93,7 +96,8 @@ def test_init_array_and_bad_values(data):
     start = np.ones(6)
     model = PartialAUCSVM((0.05, 0.3), C=1.0, surrogate="hinge", init=start).fit(X, y)
     assert model.dc_history_[0] == pytest.approx(
-        hinge_objective(X, y == 1, start, model.j_alpha_, model.j_beta_, 1.0))
+        hinge_objective(InMemoryDesign(X, y == 1), start, model.j_alpha_, model.j_beta_,
+                        1.0))
     with pytest.raises(ValueError, match="init"):
         PartialAUCSVM((0.05, 0.3), surrogate="hinge", init=np.ones(3)).fit(X, y)
     with pytest.raises(ValueError, match="init"):

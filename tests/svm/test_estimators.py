@@ -15,6 +15,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import check_estimator
 
+from pauc._threshold import operating_threshold
 from pauc.metrics import partial_auc, partial_auc_scorer, roc_auc
 from pauc.svm import AUCSVM, PartialAUCSVM
 from pauc.svm.oracles import auc_oracle, pauc_tight_oracle
@@ -199,8 +200,7 @@ def test_youden_threshold_is_the_highest_best_threshold(rows):
     """Default AUCSVM operating point against brute force over every distinct score (ties)."""
     scores = np.array([s for s, _ in rows], dtype=np.float64)
     is_pos = np.array([p for _, p in rows])
-    est = AUCSVM()
-    est._set_threshold(scores, is_pos, None)
+    threshold = operating_threshold(scores, is_pos, None)     # AUCSVM's default rule
 
     def youden(t):
         return (scores[is_pos] >= t).mean() - (scores[~is_pos] >= t).mean()
@@ -209,7 +209,7 @@ def test_youden_threshold_is_the_highest_best_threshold(rows):
     best = max(values.values())
     # the highest maximising score (J = 0 at +inf only if every score is worse)
     t_star = max(t for t, v in values.items() if v == best) if best >= 0 else np.inf
-    np.testing.assert_array_equal(scores >= est.threshold_, scores >= t_star)
+    np.testing.assert_array_equal(scores >= threshold, scores >= t_star)
 
 
 def test_grid_search_with_pauc_scorer_in_a_pipeline():
