@@ -8,6 +8,10 @@ Estimators (scikit-learn API: ``fit``, ``decision_function``, ``score``):
 
 Metrics in :mod:`pauc.metrics`, surrogates in :mod:`pauc.surrogates`, data in
 :mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional).
+Dask arrays of row chunks are fitted, scored and measured by the same
+functions, through :mod:`pauc.distributed` (imported on first use; ``import
+pauc`` does not import dask).  The papers are listed in the documentation's
+references page.
 """
 
 from . import datasets, metrics, surrogates

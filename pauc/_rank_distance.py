@@ -18,8 +18,9 @@ and in the lecture notes ("Distances between rankings").
 
 References
 ----------
-Clémençon, Depecker & Vayatis (2013), Ranking Forests: §2.2, §3.2.1,
-App. A; Clémençon, lecture notes on statistical ranking.  Full entries in ``docs/references.rst``.
+Clémençon, Depecker & Vayatis (2013), Ranking Forests: §2.2, §3.2.1, App. A;
+Clémençon, lecture notes on statistical ranking. Full entries in
+``docs/references.rst``.
 """
 
 import numpy as np

@@ -29,8 +29,8 @@ negatives' scores with ``copy_class``).
 
 References
 ----------
-Narasimhan & Agarwal (2017), eq. (1) and Appendix B.1; Clémençon, lecture
-notes on statistical ranking, Section 2.  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017), eq. (1) and Appendix B.1; Clémençon, lecture notes
+on statistical ranking, Section 2. Full entries in ``docs/references.rst``.
 """
 
 import numpy as np

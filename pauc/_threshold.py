@@ -24,8 +24,8 @@ the chunked designs of :mod:`pauc.distributed` answer them chunk by chunk
 
 References
 ----------
-Narasimhan & Agarwal (2017), eq. (2); Youden, W. J. "Index for rating diagnostic tests." Cancer
-3(1), 1950.  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017), eq. (2); Youden, W. J. "Index for rating
+diagnostic tests." Cancer 3(1), 1950. Full entries in ``docs/references.rst``.
 """
 
 import numpy as np

@@ -57,8 +57,8 @@ computed on the workers (:mod:`pauc.distributed`).
 
 References
 ----------
-Narasimhan & Agarwal (2017), Section 2.1; McClish (1989); Yang et al. (2021) for the two-way
-partial AUC.  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017), Section 2.1; McClish (1989); Yang et al. (2021)
+for the two-way partial AUC. Full entries in ``docs/references.rst``.
 """
 
 import numpy as np

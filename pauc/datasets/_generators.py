@@ -47,7 +47,7 @@ AUC* = P(F(4, 4) < s²) = 0.89 as in Table 1.
 References
 ----------
 Clémençon & Vayatis (2009), TreeRank; Clémençon, Depecker & Vayatis (2013),
-Ranking Forests.  Full entries in ``docs/references.rst``.
+Ranking Forests. Full entries in ``docs/references.rst``.
 """
 
 import numbers

@@ -37,7 +37,8 @@ answered by one actor call each.
 
 References
 ----------
-Narasimhan & Agarwal (2017), Algorithms 1-3; Joachims (2005).  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017), Algorithms 1-3; Joachims (2005). Full entries in
+``docs/references.rst``.
 """
 
 import asyncio
@@ -440,7 +441,7 @@ def _handle(address, key, direct):
 _UNREACHABLE = weakref.WeakKeyDictionary()
 
 
-def _assign(sizes, owners, workers):
+def assign_chunks(sizes, owners, workers):
     """Chunks to workers, ``{address: [chunk, ...]}`` (chunks in row order).
 
     As many actors as ``workers`` (at most one per chunk), with about equal
@@ -502,7 +503,7 @@ class ActorDesign(Design):
         owners = client.who_has(x_futures)
         running = [address for address, info in client.scheduler_info()["workers"].items()
                    if info.get("status", "running") == "running"]
-        groups = _assign(self.row_chunks,
+        groups = assign_chunks(self.row_chunks,
                          [(owners[f.key] or [None])[0] for f in x_futures],
                          running or list(client.scheduler_info()["workers"]))
         # Keys chosen here so that each actor knows its peers from the start.

@@ -36,7 +36,8 @@ against every chunk's sorted lists (:func:`auc_coef`, with
 
 References
 ----------
-Narasimhan & Agarwal (2017), Algorithms 2 and 3, Appendix B.1; Joachims (2005).  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017), Algorithms 2 and 3, Appendix B.1; Joachims (2005).
+Full entries in ``docs/references.rst``.
 """
 
 import numpy as np

@@ -11,7 +11,8 @@ as a design (``_design.py``), the solver (``_cutting_plane.py``,
 
 References
 ----------
-Narasimhan & Agarwal (2017); Joachims (2005).  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017); Joachims (2005). Full entries in
+``docs/references.rst``.
 """
 
 from ._cutting_plane import CuttingPlaneSolver

@@ -39,7 +39,8 @@ ones) run on all rows only.
 
 References
 ----------
-Narasimhan & Agarwal (2017), Algorithm 1; the proximal refinement is Kiwiel's (1990).  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017), Algorithm 1; the proximal refinement is Kiwiel's
+(1990). Full entries in ``docs/references.rst``.
 """
 
 import numpy as np

@@ -30,8 +30,9 @@ coarse-to-fine start.
 
 References
 ----------
-Narasimhan & Agarwal (2017), Algorithm 1; Joachims (2005); Kiwiel (1990) for the proximal form;
-Franc & Sonnenburg (2009).  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017), Algorithm 1; Joachims (2005); Kiwiel (1990) for
+the proximal form; Franc & Sonnenburg (2009). Full entries in
+``docs/references.rst``.
 """
 
 import time

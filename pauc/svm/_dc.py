@@ -40,8 +40,8 @@ so in memory and on row chunks alike.
 
 References
 ----------
-Narasimhan & Agarwal (2017): Section 6, Algorithm 4, Theorem 5; Kiwiel (1990) for the proximal
-solves.  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017): Section 6, Algorithm 4, Theorem 5; Kiwiel (1990)
+for the proximal solves. Full entries in ``docs/references.rst``.
 """
 
 import numpy as np

@@ -35,7 +35,8 @@ kernels on every row chunk.
 
 References
 ----------
-Narasimhan & Agarwal (2017), Algorithm 1 and Appendix B.1.  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017), Algorithm 1 and Appendix B.1. Full entries in
+``docs/references.rst``.
 """
 
 import time

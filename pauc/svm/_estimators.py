@@ -25,7 +25,8 @@ the same code for both.
 
 References
 ----------
-Narasimhan & Agarwal (2017); Joachims (2005).  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017); Joachims (2005). Full entries in
+``docs/references.rst``.
 """
 
 import warnings

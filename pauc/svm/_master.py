@@ -41,8 +41,8 @@ measurement).  ``"cvxpy"`` stays selectable as an independent check.
 
 References
 ----------
-Narasimhan & Agarwal (2017), Algorithm 1 (line 9); Joachims (2005) for the 1-slack formulation and
-its dual.  Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017), Algorithm 1 (line 9); Joachims (2005) for the
+1-slack formulation and its dual. Full entries in ``docs/references.rst``.
 """
 
 import warnings

@@ -98,8 +98,8 @@ numeric step of a search is in this module; the chunked designs of
 References
 ----------
 Narasimhan & Agarwal (2017): Algorithms 2 and 3, Theorem 8, Appendix B.1;
-Section 3.2 for the naive surrogate.  Joachims (2005) for the AUC search.
-Full entries in ``docs/references.rst``.
+Section 3.2 for the naive surrogate. Joachims (2005) for the AUC search. Full
+entries in ``docs/references.rst``.
 """
 
 import numpy as np

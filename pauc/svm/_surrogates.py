@@ -41,8 +41,8 @@ pairs, the chunked all-pairs exchange).
 
 References
 ----------
-Narasimhan & Agarwal (2017): eqs. (2), (9)-(18), Theorems 1, 2 and 5, Section 6; Joachims (2005).
-Full entries in ``docs/references.rst``.
+Narasimhan & Agarwal (2017): eqs. (2), (9)-(18), Theorems 1, 2 and 5, Section
+6; Joachims (2005). Full entries in ``docs/references.rst``.
 """
 
 from dataclasses import dataclass

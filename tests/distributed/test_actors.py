@@ -13,7 +13,7 @@ from _chunked_problems import (ESTIMATORS, UNEVEN, actors_left, assert_same_fit,
 
 from pauc._threshold import operating_threshold  # noqa: E402
 from pauc.distributed import _actors  # noqa: E402
-from pauc.distributed._actors import ActorDesign, _assign  # noqa: E402
+from pauc.distributed._actors import ActorDesign, assign_chunks  # noqa: E402
 from pauc.distributed._fit import training_design  # noqa: E402
 from pauc.distributed._graphs import TaskGraphDesign  # noqa: E402
 from pauc.svm import AUCSVM, PartialAUCSVM  # noqa: E402
@@ -89,14 +89,14 @@ def test_task_graph_cuts_and_threshold_equal_in_memory(problem, data):
 
 def test_actor_chunks_balanced_and_kept_where_they_are():
     # chunks stay on their workers when the balance allows
-    assert _assign((10, 10, 10, 10), ["a", "b", "a", "b"], ["a", "b"]) == {
+    assert assign_chunks((10, 10, 10, 10), ["a", "b", "a", "b"], ["a", "b"]) == {
         "a": [0, 2], "b": [1, 3]}
     # all on one worker: the later chunks move to the idle one
-    assert _assign((10, 10, 10, 10), ["a"] * 4, ["a", "b"]) == {"a": [0, 1], "b": [2, 3]}
+    assert assign_chunks((10, 10, 10, 10), ["a"] * 4, ["a", "b"]) == {"a": [0, 1], "b": [2, 3]}
     # more workers than chunks: one actor per chunk
-    assert _assign((5, 7), ["a", "a"], ["a", "b", "c"]) == {"a": [0], "b": [1]}
+    assert assign_chunks((5, 7), ["a", "a"], ["a", "b", "c"]) == {"a": [0], "b": [1]}
     # a single chunk bigger than an equal share stays whole
-    assert _assign((100, 1, 1), ["a", "a", "a"], ["a", "b"]) == {"a": [0], "b": [1, 2]}
+    assert assign_chunks((100, 1, 1), ["a", "a", "a"], ["a", "b"]) == {"a": [0], "b": [1, 2]}
 
 
 def test_actor_fit_errors_reach_the_client(client):
