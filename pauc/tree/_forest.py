@@ -37,7 +37,7 @@ from ._aggregation import (
     midrank_tables,
     plugin_tables,
 )
-from . import _splitter
+from . import _grow
 from ._treerank import TreeRank
 
 # The stability diagnostic compares B(B−1)/2 pairs of trees; on large samples
@@ -292,7 +292,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
 
         params = self._tree_params()
         X = np.asfortranarray(X)
-        ranks = _splitter.rank_features(X, _argsort_columns(X, self.n_jobs))
+        ranks = _grow.rank_features(X, _argsort_columns(X, self.n_jobs))
         is_pos_u8 = is_pos.astype(np.uint8)
         # Threads: the growth runs in Cython without the GIL and shares X and ranks.
         fitted = Parallel(n_jobs=self.n_jobs, prefer="threads")(

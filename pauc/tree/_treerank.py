@@ -28,9 +28,9 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from .._base import BinaryRankerMixin
 from .._validation import check_int
-from . import _apply, _splitter
+from . import _apply, _grow, _leafrank
 
-_CRITERIA = {"gain": _splitter.GAIN, "gini": _splitter.GINI}
+_CRITERIA = {"gain": _leafrank.GAIN, "gini": _leafrank.GINI}
 
 
 class RankingTreeStructure:
@@ -93,12 +93,15 @@ class RankingTreeStructure:
         leaves = np.flatnonzero(self.leaf_index >= 0)
         return leaves[np.argsort(self.leaf_index[leaves])]
 
-    def apply(self, X):
-        out = np.empty(X.shape[0], dtype=np.intp)
+    def apply(self, X, out=None, rows=None):
+        """Leaf index of the rows of X (C order is the fastest), written into
+        ``out`` (a new array by default); with ``rows``, of those rows only."""
+        if out is None:
+            out = np.empty(X.shape[0], dtype=np.intp)
         _apply.apply_tree(X, self.children_left, self.children_right, self.split_root,
                           self.leaf_index, self.leafrank_feature, self.leafrank_threshold,
                           self.leafrank_left, self.leafrank_right, self.leafrank_in_left,
-                          out)
+                          out, rows)
         return out
 
     def collapse(self, keep_split):
@@ -328,7 +331,7 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         """Fit on the rows of ``X`` repeated ``counts[i]`` times (a bootstrap
         resample), without copying them: equal rows are never separated by a
         cut, so this is the tree grown on the resample with its repetitions.
-        ``ranks`` is :func:`_splitter.rank_features` of X, shared by the forest's
+        ``ranks`` is :func:`_grow.rank_features` of X, shared by the forest's
         trees.  Returns ``self`` and the leaf (node id) of every row of the
         resample, -1 for the rows left out (see :meth:`_training_leaves`)."""
         q0, q1 = self._validate_params(X.shape[1])
@@ -348,26 +351,21 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         out = np.empty(X.shape[0], dtype=np.intp)
         inbag = row_node >= 0
         out[inbag] = tree.leaf_index[row_node[inbag]]
-        _apply.apply_tree_rows(X, np.flatnonzero(~inbag), tree.children_left,
-                               tree.children_right, tree.split_root, tree.leaf_index,
-                               tree.leafrank_feature, tree.leafrank_threshold,
-                               tree.leafrank_left, tree.leafrank_right,
-                               tree.leafrank_in_left, out)
-        return out
+        return tree.apply(X, out, rows=np.flatnonzero(~inbag))
 
     def _grow(self, X, is_pos, w, q0, q1, rng, counts=None, ranks=None,
               return_row_node=False):
         """TREERANK growing stage: split every node by LeafRank until the stopping
-        rules (Cython, ``_splitter.grow_tree``, without the GIL)."""
+        rules (Cython, ``_grow.grow_tree``, without the GIL)."""
         # A LeafRank of depth 1 is the orthogonal stump: always the exact argmax of Λ.
-        criterion = (_splitter.GAIN if self.leafrank_max_depth == 1
+        criterion = (_leafrank.GAIN if self.leafrank_max_depth == 1
                      else _CRITERIA[self.leafrank_criterion])
         if counts is None:
             counts = np.ones(X.shape[0], dtype=np.int32)
         if ranks is None:
-            ranks = _splitter.rank_features(X)
+            ranks = _grow.rank_features(X)
         seed = int(rng.randint(0, 2**63 - 1, dtype=np.int64))
-        arrays = _splitter.grow_tree(
+        arrays = _grow.grow_tree(
             X, is_pos, w, counts, *ranks, q0, q1, self.max_depth, self.leafrank_max_depth,
             self.min_samples_split, self.min_samples_leaf, criterion, seed)
         row_node = arrays.pop("row_node")
