@@ -79,9 +79,13 @@ cnp.import_array()
 GAIN = CRITERION_GAIN
 GINI = CRITERION_GINI
 
-# A relative tolerance on Λ: with unit weights Λ (count form) is an integer, so a
-# tolerance of 1e-13 · W+ · W- (< 1 for up to ~3 million samples per class) only
-# absorbs rounding of non-integer weights and never merges two different integers.
+# A relative tolerance on every comparison of the criterion (Λ and the Gini
+# decrease, both of the order of W+ · W- in count form) and of the set sizes of
+# the tie-break (of the order of W+ + W-).  With unit weights Λ is an integer, so a
+# tolerance of 1e-13 · W+ · W- (< 1 for up to ~3 million samples per class) never
+# merges two different integers; what it absorbs is the rounding of non-integer
+# weights, e.g. of weights multiplied by 0.1, so that a global rescaling of the
+# weights (exact for powers of 2, see TreeRank.fit) does not change a decision.
 cdef double REL_TOL = 1e-13
 
 
@@ -112,7 +116,8 @@ cdef Mass node_mass(const Sample* s, const Py_ssize_t* rows, Py_ssize_t m) noexc
 
 cdef struct NodeTerms:
     # The constant terms of the criterion in one LeafRank cell.
-    double coef_pos, coef_neg, pos_total, neg_total, w_total, lam_node, gini_node, base, tol
+    double coef_pos, coef_neg, pos_total, neg_total, w_total, lam_node, gini_node, base
+    double tol, size_tol           # on the criterion and on the size of C
 
 
 cdef struct Best:
@@ -137,17 +142,20 @@ cdef inline void _consider(LeafRank* lr, const NodeTerms* c, Best* best, Py_ssiz
             size_c += w_left
         if lam_right >= -c.tol:
             size_c += c.w_total - w_left
-        # Larger value wins; on a tie (within tol) the larger set C wins.
+        # Larger value wins; on a tie (within tol) the larger set C wins, and on a
+        # tie of both the first cut met (lowest feature, lowest threshold).
         if best.feature < 0:
             if not value > c.base + c.tol:
                 return
         elif not (value > best.value + c.tol
-                  or (value >= best.value - c.tol and size_c > best.size_in_c)):
+                  or (value >= best.value - c.tol
+                      and size_c > best.size_in_c + c.size_tol)):
             return
     else:
         value = c.gini_node - _gini(c.coef_pos * p_left, c.coef_neg * n_left) \
             - _gini(c.coef_pos * (c.pos_total - p_left), c.coef_neg * (c.neg_total - n_left))
-        if not value > (c.base + c.tol if best.feature < 0 else best.value):
+        # A cut must beat the best by more than the rounding: ties go to the first.
+        if not value > (c.base if best.feature < 0 else best.value) + c.tol:
             return
         size_c = 0.0
     best.feature = f
@@ -257,6 +265,7 @@ cdef void _best_split(LeafRank* lr, const Py_ssize_t* rows, Py_ssize_t m,
     c.lam_node = coef_pos * pos_total - coef_neg * neg_total
     c.gini_node = _gini(coef_pos * pos_total, coef_neg * neg_total)
     c.tol = tol
+    c.size_tol = REL_TOL * c.w_total
     # The baseline a split must beat: keeping the cell whole.
     c.base = _positive_part(c.lam_node) if lr.criterion == CRITERION_GAIN else 0.0
     best.feature = -1

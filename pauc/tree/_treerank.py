@@ -162,6 +162,22 @@ def _resolve_max_features(value, n_available, name, of):
     raise ValueError(f"{name} must be None, an int, a float, \"sqrt\" or \"log2\", got {value!r}")
 
 
+def _unit_scale(w):
+    """``w`` times the power of two ``2**-e`` that brings its largest value into
+    [1, 2), and ``e``.
+
+    The tree depends on the weights only through ratios, but the growth multiplies
+    class masses (the count form W-·P − W+·N of Λ is of the order of W+·W-): weights
+    of 1e-200 underflowed to a one-leaf tree and weights of 1e200 overflowed.
+    Scaling by a power of two is exact, so the tree grown on the result is the
+    tree of ``w`` (bit for bit for unit weights, e = 0); together with the
+    relative tolerances of the split search, a rescaling of the weights by any
+    constant leaves the tree unchanged.
+    """
+    exponent = int(np.frexp(w.max())[1]) - 1
+    return np.ldexp(w, -exponent), exponent
+
+
 class TreeRank(BinaryRankerMixin, BaseEstimator):
     """TreeRank ranking tree with LeafRank splits (paper 000, Sec. IV-A; paper 003, §2.3).
 
@@ -237,7 +253,9 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     -----
     Input is dense: a sparse ``X`` is converted to a dense array (the split
     search gathers columns of the node's rows).  ``sample_weight`` enters all
-    class masses; ``min_samples_*`` count samples, as in scikit-learn.  The
+    class masses; ``min_samples_*`` count samples, as in scikit-learn.  The tree
+    depends on the weights only through their ratios: multiplying all of them by
+    a constant (1e-200 or 1e200 included) leaves it unchanged.  The
     heavy loops (split search, routing) run in Cython without the GIL, so trees
     can be fitted in threads.
     """
@@ -314,10 +332,14 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         q0, q1 = self._validate_params(X.shape[1])
         rng = check_random_state(self.random_state)
         self.classes_ = classes
+        w, exponent = _unit_scale(w)
         tree = self._grow(X, is_pos, w, q0, q1, rng)
         self.prune_lambda_ = 0.0
         if self.prune == "cv":
             tree = self._prune_by_cv(tree, X, is_pos, w, q0, q1, rng)
+        # Report the class weights in the units of the sample_weight given.
+        tree.pos_weight = np.ldexp(tree.pos_weight, exponent)
+        tree.neg_weight = np.ldexp(tree.neg_weight, exponent)
         self._set_tree(tree)
         return self
 

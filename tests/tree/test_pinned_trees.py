@@ -1,7 +1,8 @@
 """Fitted trees and forests pinned bit for bit on fixed seeds.
 
 The digests below were computed on the code before the Cython growth was split
-into ``_utils`` / ``_leafrank`` / ``_grow``; a refactoring of the growth, the
+into ``_utils`` / ``_leafrank`` / ``_grow`` (one since changed on purpose, see
+below); a refactoring of the growth, the
 routing, the random stream or the Kendall-median search that changes any node,
 threshold, gain or score makes this test fail.  The data mix continuous
 features (swept by sorting) with few-valued ones (swept by value buckets), and
@@ -74,7 +75,10 @@ TREES = {
 # name: (n_leaves_, digest of the node arrays and of the test scores)
 PINNED_TREES = {
     "defaults": (14, "e9c2f6adc78ed01c"),
-    "fr1-fr2": (38, "61e4aa20dc409b66"),
+    # Changed once, on purpose, by the scale-free tie rule of the split search: a
+    # Gini tie between a cut and its mirror (equal in exact rationals) had been
+    # decided by rounding noise, and now goes to the first cut met.
+    "fr1-fr2": (38, "25e79f36781f2cec"),
     "gini-depth3": (20, "01e6604d0714ce1c"),
     "int-weights": (40, "a8b36b41b7572110"),
     "pruned": (4, "17bc6c0c88387239"),

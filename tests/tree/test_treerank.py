@@ -311,3 +311,81 @@ def test_a9a_defaults_reach_the_r_package_auc():
     X_train, y_train, X_test, y_test = load_a9a()
     model = TreeRank(random_state=0).fit(X_train, y_train)
     assert roc_auc(y_test, model.decision_function(X_test)) >= 0.885
+
+
+# --------------------------------------------------------------------------- #
+# A global rescaling of sample_weight does not change the tree.
+# --------------------------------------------------------------------------- #
+
+_STRUCTURE = ("children_left", "children_right", "depth", "n_samples", "split_root",
+              "leafrank_feature", "leafrank_threshold", "leafrank_left", "leafrank_right",
+              "leafrank_in_left")
+
+
+def assert_same_tree_up_to_weight_scale(a, b, scale):
+    """Same nodes, cuts and leaves; class weights scaled by ``scale``; same gains
+    (ratios of weights) up to the rounding of the scaled weights."""
+    for name in _STRUCTURE:
+        np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name),
+                                      err_msg=name)
+    for name in ("pos_weight", "neg_weight"):
+        np.testing.assert_allclose(getattr(b.tree_, name), scale * getattr(a.tree_, name),
+                                   rtol=1e-12, err_msg=name)
+    np.testing.assert_allclose(b.tree_.gain, a.tree_.gain, rtol=1e-12, atol=1e-15)
+
+
+def _scale_problems():
+    """Problems on which the trees at 7c47197 changed with the scale: unit and
+    random weights, continuous and tied features, both LeafRank criteria."""
+    X0, y0 = make_classification_like(0, rounded=False)
+    X3, y3 = make_classification_like(3, rounded=True)
+    w_random = np.random.default_rng(1).random(y0.shape[0]) + 0.1
+    return {"continuous-gini": (X0, y0, None, "gini"),
+            "tied-gain": (X3, y3, None, "gain"),
+            "random-weights-gini": (X0, y0, w_random, "gini"),
+            "random-weights-gain": (X3, y3, w_random, "gain")}
+
+
+def make_classification_like(seed, rounded, n=500):
+    from sklearn.datasets import make_classification
+    X, y = make_classification(n, 6, n_informative=3, random_state=seed)
+    return (X.round(0) if rounded else X), y
+
+
+@pytest.mark.parametrize("problem", ["continuous-gini", "tied-gain", "random-weights-gini",
+                                     "random-weights-gain"])
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-6, 1e-3, 0.1, 3.0, 1e6, 1e200, 1e300])
+def test_tree_does_not_depend_on_the_scale_of_sample_weight(problem, scale):
+    X, y, w, criterion = _scale_problems()[problem]
+    w = np.ones(y.shape[0]) if w is None else w
+    ref = TreeRank(leafrank_criterion=criterion, random_state=0).fit(X, y, sample_weight=w)
+    got = TreeRank(leafrank_criterion=criterion, random_state=0).fit(X, y,
+                                                                     sample_weight=w * scale)
+    assert_same_tree_up_to_weight_scale(ref, got, scale)
+    np.testing.assert_array_equal(ref.decision_function(X), got.decision_function(X))
+    assert got.train_auc_ == pytest.approx(ref.train_auc_, abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), mantissa=st.floats(1.0, 9.99), exponent=st.integers(-300, 300),
+       lr_depth=st.integers(1, 3), criterion=st.sampled_from(["gain", "gini"]))
+def test_tree_does_not_depend_on_the_scale_of_integer_weights(seed, mantissa, exponent,
+                                                              lr_depth, criterion):
+    X, y = tied_data(seed, n=150)
+    w = np.random.default_rng(seed).integers(1, 5, size=y.shape[0]).astype(float)
+    scale = mantissa * 10.0 ** exponent
+    kw = dict(max_depth=5, leafrank_max_depth=lr_depth, leafrank_criterion=criterion,
+              random_state=seed, min_samples_split=4, min_samples_leaf=2)
+    ref = TreeRank(**kw).fit(X, y, sample_weight=w)
+    got = TreeRank(**kw).fit(X, y, sample_weight=w * scale)
+    assert_same_tree_up_to_weight_scale(ref, got, scale)
+
+
+@pytest.mark.parametrize("scale", [1e-200, 0.1, 1e200])
+def test_pruned_tree_does_not_depend_on_the_scale_of_sample_weight(scale):
+    X, y, w, criterion = _scale_problems()["random-weights-gain"]
+    kw = dict(leafrank_criterion=criterion, prune="cv", cv=3, random_state=0)
+    ref = TreeRank(**kw).fit(X, y, sample_weight=w)
+    got = TreeRank(**kw).fit(X, y, sample_weight=w * scale)
+    assert_same_tree_up_to_weight_scale(ref, got, scale)
+    assert got.prune_lambda_ == pytest.approx(ref.prune_lambda_, rel=1e-9)
