@@ -17,6 +17,7 @@ adds to the training AUC exactly the triangle ½·Λ above its parent's chord, s
 """
 
 import numbers
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -228,7 +229,8 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         stratified cross-validation of the held-out AUC (largest λ within one
         standard error of the best mean, CART's 1-SE rule).
     cv : int, default=5
-        Folds used by ``prune="cv"``.
+        Folds used by ``prune="cv"``, stratified by class; each class needs at
+        least ``cv`` samples (of positive weight), otherwise ``fit`` says so.
     random_state : int, RandomState or None, default=None
         Seeds FR1/FR2 and the cross-validation folds.
 
@@ -490,6 +492,34 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         starts = np.sort(first_leaf[tops])
         return np.searchsorted(starts, np.arange(tree.n_leaves), side="right") - 1
 
+    def _cv_folds(self, is_pos, w, rng):
+        """The ``cv`` folds of ``prune="cv"``, stratified so that every held-out
+        part holds both classes with a positive weight (its AUC needs both), and
+        so that every training part does too.  That takes at least ``cv``
+        samples of positive weight in each class: with fewer, say so."""
+        weighted = w > 0
+        n_pos = int((weighted & (is_pos == 1)).sum())
+        n_neg = int((weighted & (is_pos == 0)).sum())
+        if min(n_pos, n_neg) < self.cv:
+            fix = (f"lower cv to at most {min(n_pos, n_neg)} or use prune=None"
+                   if min(n_pos, n_neg) >= 2 else "use prune=None")
+            raise ValueError(
+                f'prune="cv" cannot run with cv={self.cv}: y has {n_pos} positive and '
+                f"{n_neg} negative samples (of positive weight), and each of the "
+                f"{self.cv} held-out folds needs both classes to measure an AUC; {fix}")
+        # Strata: weighted negatives, weighted positives, and the rows of zero
+        # weight (they count for min_samples_* only), so that each fold gets at
+        # least one weighted sample of each class.  Without zero weights these are
+        # the classes.  A small zero-weight stratum is spread as it can be, which
+        # StratifiedKFold warns about; nothing depends on it.
+        strata = np.where(weighted, is_pos, 2)
+        folds = StratifiedKFold(n_splits=self.cv, shuffle=True,
+                                random_state=rng.randint(0, 2**31 - 1))
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="The least populated class",
+                                    category=UserWarning)
+            return list(folds.split(np.zeros((is_pos.shape[0], 1)), strata))
+
     def _prune_by_cv(self, tree, X, is_pos, w, q0, q1, rng):
         """Choose λ by stratified ``cv``-fold cross-validation of the held-out AUC
         along the weakest-link sequences, then prune the tree grown on all data."""
@@ -503,13 +533,9 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         if candidates.shape[0] > 64:
             candidates = candidates[np.unique(np.linspace(0, candidates.shape[0] - 1, 64)
                                               .round().astype(int))]
-        folds = StratifiedKFold(n_splits=self.cv, shuffle=True,
-                                random_state=rng.randint(0, 2**31 - 1))
         scores = np.zeros((self.cv, candidates.shape[0]))
         X_rows = np.ascontiguousarray(X)
-        for f, (train, test) in enumerate(folds.split(X, is_pos)):
-            if is_pos[train].min() == is_pos[train].max():
-                raise ValueError("a cross-validation fold holds a single class; lower cv")
+        for f, (train, test) in enumerate(self._cv_folds(is_pos, w, rng)):
             sub = self._grow(np.asfortranarray(X[train]), is_pos[train], w[train],
                              q0, q1, rng)
             collapse_at, _ = self._weakest_link(sub)

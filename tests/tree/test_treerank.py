@@ -155,6 +155,40 @@ def test_cv_pruning(signal):
     assert path["lambda"].shape == path["cv_auc"].shape
 
 
+@pytest.mark.parametrize("n_pos, cv", [(3, 5), (4, 5), (1, 2), (2, 3)])
+def test_cv_pruning_with_fewer_samples_of_a_class_than_folds_says_why(n_pos, cv):
+    """With fewer positives than folds some held-out part holds no positive: the
+    error names ``prune`` and ``cv`` and the class counts, instead of the metric's
+    "y_true holds only one class" about folds the user never made."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = np.zeros(60, dtype=int)
+    y[:n_pos] = 1
+    with pytest.raises(ValueError,
+                       match=rf'prune="cv".*cv={cv}.*{n_pos} positive.*{60 - n_pos} negative'):
+        TreeRank(prune="cv", cv=cv, random_state=0, **SMALL).fit(X, y)
+    # The same data with cv no larger than the smaller class prunes fine, and every
+    # held-out part holds both classes.
+    if n_pos >= 2:
+        model = TreeRank(prune="cv", cv=n_pos, random_state=0, **SMALL).fit(X, y)
+        assert np.isfinite(model.prune_path_["cv_auc"]).all()
+
+
+def test_cv_pruning_counts_only_samples_of_positive_weight():
+    """Positives of zero weight cannot make a held-out AUC: they do not count
+    towards the ``cv`` positives needed, and the folds spread the weighted ones."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(80, 3))
+    y = (X[:, 0] + rng.normal(size=80) > 1.2).astype(int)
+    w = np.ones(80)
+    positives = np.flatnonzero(y == 1)
+    w[positives[3:]] = 0.0           # three positives of positive weight
+    with pytest.raises(ValueError, match=r'prune="cv".*cv=5.*3 positive'):
+        TreeRank(prune="cv", cv=5, random_state=0, **SMALL).fit(X, y, sample_weight=w)
+    model = TreeRank(prune="cv", cv=3, random_state=0, **SMALL).fit(X, y, sample_weight=w)
+    assert np.isfinite(model.prune_path_["cv_auc"]).all()
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_weakest_link_subtrees_are_the_optimal_penalised_subtrees(seed):
     """Each subtree of the weakest-link sequence maximises AUĈ − λ·#leaves: compare
