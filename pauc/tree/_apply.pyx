@@ -8,11 +8,7 @@ the master node) or to its complement (Clémençon & Vayatis 2009, Sec. IV-A;
 the leaves read from left to right give the ranking, Remark 9).
 O(depth · LeafRank depth) per sample, without the GIL.
 
-References
-----------
-.. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
-   Transactions on Information Theory 55(9), 2009 (preprint hal-00268068;
-   sections and remarks numbered as in the preprint).
+The full references are in the docstrings of :class:`pauc.tree.TreeRank`.
 """
 
 

@@ -1,6 +1,6 @@
 """Ranking Forest: bagged, feature-randomised TreeRank trees and their consensus.
 
-Paper 003 (Clémençon, "Ranking Forests"), §3.3, algorithm RANKING FOREST:
+The algorithm RANKING FOREST of Clémençon, Depecker & Vayatis (2013, §3.3):
 
 1. parameters: B replicates, bootstrap size n*, TreeRank settings, feature
    randomisation FR (§3.1), pseudo-metric d;
@@ -12,6 +12,8 @@ Paper 003 (Clémençon, "Ranking Forests"), §3.3, algorithm RANKING FOREST:
 
 The trees are independent given their seeds, which are all drawn before any
 tree is fitted: ``n_jobs`` changes the speed, never the result.
+
+The full references are in the docstrings of :class:`RankingForest`.
 """
 
 import numbers
@@ -68,7 +70,7 @@ def _fit_tree(params, X, is_pos, classes, counts, ranks, seed):
 
 
 class RankingForest(BinaryRankerMixin, BaseEstimator):
-    """Ranking Forest: bootstrap + feature randomisation + rank aggregation (paper 003, §3.3).
+    """Ranking Forest: bootstrap + feature randomisation + rank aggregation ([1]_, §3.3).
 
     Each of the ``n_estimators`` trees is a :class:`~pauc.tree.TreeRank` grown
     on a bootstrap sample with feature randomisation FR1 (``max_features``
@@ -92,16 +94,14 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         TreeRank's stopping rules (see :class:`~pauc.tree.TreeRank`), counted
         with the resample's repetitions.  The paper does not state its
         stopping rules; these values were chosen on the simulated problems of
-        §5 (n = 2,000, Table 1 protocol): on RF 20 Case 7 the mean test AUC was
-        0.7407 (10 training sets), 0.7382 with (100, 25), 0.7377 with
-        (200, 50), and about 0.01 lower with (50, 10) (4 training sets).
+        its §5 (n = 2,000, the Table 1 protocol; the figures are in the notes
+        of ``bench/bench_tree.py``).
     leafrank_max_depth : int, default=10
         Depth of the LeafRank splitting trees (paper §5: 10, or < 8 for RF 10 sparse).
     leafrank_criterion : {"gini", "gain"}, default="gini"
         LeafRank's cut criterion (see :class:`~pauc.tree.TreeRank`): the
         cost-weighted Gini impurity of CART, as the paper's "cost-sensitive
-        CART" (§2.3.1; spec §4.2 takes Gini as the default); on RF 20 Case 7,
-        0.7407 against 0.7360 with ``"gain"`` (10 training sets).
+        CART" (§2.3.1); slightly better than ``"gain"`` on RF 20 (same notes).
     max_features : int, float, "sqrt", "log2" or None, default=None
         FR1, q0 ("TRK rfs"): features drawn at each master-tree node
         (``None``: all q).
@@ -110,10 +110,9 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         (a float or "sqrt"/"log2" is taken of q0; ``None``: all q0).  The
         default, FR2 alone with q1 = ⌊√q0⌋, is the per-node feature draw of
         random forests; Table 1's rows with q0 = q (Cases 2, 5 and 8) are
-        within 0.006 of its best rows.  Mean test AUC over 6 training sets:
-        0.754 on RF 20 (0.738 with q0 = q1 = 5), 0.878 on RF 10 sparse (0.880)
-        and 0.719 on RF 10 (0.727).  Only the q1 drawn features are sorted at
-        a LeafRank node, so a small q1 also makes the fit fast.
+        within 0.006 of its best rows (our comparison with q0 = q1 = 5 is in
+        the notes of ``bench/bench_tree.py``).  Only the q1 drawn features are
+        sorted at a LeafRank node, so a small q1 also makes the fit fast.
     aggregation : {"kemeny", "mean_rank", "median_rank", "footrule", "plugin", \
 "mean_score"}, default="kemeny"
         ``"kemeny"``: approximate Kendall median (the paper's §5); the others
@@ -179,11 +178,22 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
     Unseen cells: a test point whose leaf signature does not occur in the
     training sample (the usual case with B = 50 trees) is placed where its
     Kendall cost against the B trees is least, the consensus of the training
-    cells staying fixed (spec §6.6); :meth:`rank_transductive` instead takes the
-    median over the cells of the points to rank (paper §3.2.4, option 2).
+    cells staying fixed (pauc's choice: the paper does not say how to score
+    unseen cells); :meth:`rank_transductive` instead takes the median over the
+    cells of the points to rank (§3.2.4, option 2).
 
     The annealing is a heuristic for an NP-hard problem (§3.2.3): it carries
     none of the guarantees of §4, which assume an exact median.
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010;
+       sections, equations and Table 1 numbered as in the preprint).
+    .. [2] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint hal-00268068).
+    .. [3] Breiman, L. "Random forests." Machine Learning 45(1), 2001 (the
+       out-of-bag estimate).
 
     Examples
     --------
@@ -263,6 +273,12 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         Returns
         -------
         self
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           §3.3 (the algorithm RANKING FOREST), §3.1 (FR1/FR2).
         """
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc", "coo"],
                              dtype=np.float64, ensure_min_samples=2)
@@ -375,6 +391,12 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples,)
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           §3.2-3.3 (aggregation), eq. (8) (plug-in).
         """
         X = self._check_X(X)
         if self.aggregation == "mean_score":
@@ -395,6 +417,12 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
             Bucket level of each sample's cell (0 = bottom).
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           §3.2.4 (ranks vs. rankings), §3.2.3 (median rankings).
         """
         X = self._check_X(X)
         profile = cell_profile(self._leaves(X))
@@ -406,7 +434,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ diagnostics
     def stability(self, X):
-        """Ŝtab_n (paper 003, eq. (9) and below): mean d̂_τX between pairs of trees.
+        """Ŝtab_n (Ranking Forests, eq. (9) and below): mean d̂_τX between pairs of trees.
 
         d̂_τX (eq. (6)) is the share of pairs of samples of X that two trees
         order discordantly, counting ½ for a pair tied by one tree only.
@@ -414,6 +442,12 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         Returns
         -------
         float
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           eq. (6) and (9).
         """
         return self._stability_of(self._leaves(self._check_X(X)), None)
 

@@ -18,14 +18,7 @@ Every feature is replaced once (per forest) by the dense ranks of its values
 counting (see ``_leafrank.pyx``).  The whole tree grows without the GIL, so the
 trees of a forest grow in threads.
 
-References
-----------
-.. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
-   Transactions on Information Theory 55(9), 2009 (preprint hal-00268068;
-   sections and remarks numbered as in the preprint).
-.. [2] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal of
-   Machine Learning Research 14, 2013 (preprint hal-00452577, 2010; sections
-   numbered as in the preprint).
+The full references are in the docstrings of :class:`pauc.tree.TreeRank`.
 """
 
 from libc.stdlib cimport free

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Kendall (Kemeny) median of a profile of tree rankings: the hot loops.
 
-Paper 003, §3.2.3 and §5: the consensus of the B ranking trees is a median,
+Clémençon, Depecker & Vayatis ("Ranking Forests", JMLR 14, 2013; preprint
+hal-00452577), §3.2.3 and §5: the consensus of the B ranking trees is a median,
 in the Kendall-with-ties sense, of the B rankings they induce on the cells of
 the common refinement P*; the paper computes it "by means of a simulated
 annealing method (with the ranking of P*_B's cells obtained by taking the
@@ -444,8 +445,8 @@ def insert_points(const cnp.int32_t[:, ::1] point_leaves, const cnp.int32_t[:, :
 
     For each point u, the position (join a consensus bucket or open a new
     bucket in a gap) minimising its Kendall cost Σ_b Σ_k w_k U_uk against the
-    B trees, the consensus of the reference cells staying fixed (the policy
-    proposed in the spec, §6.6).  O(K·B) per point, no GIL.
+    B trees, the consensus of the reference cells staying fixed (pauc's policy:
+    the paper does not say how to score unseen cells).  O(K·B) per point, no GIL.
 
     Returns
     -------

@@ -53,14 +53,7 @@ cut, so growing on the distinct rows with these counts gives the tree grown on
 the resample with repetitions; ``min_samples_*`` count multiplicities, the class
 masses use the weights ``w``.
 
-References
-----------
-.. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
-   Transactions on Information Theory 55(9), 2009 (preprint hal-00268068;
-   sections and remarks numbered as in the preprint).
-.. [2] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal of
-   Machine Learning Research 14, 2013 (preprint hal-00452577, 2010; sections
-   numbered as in the preprint).
+The full references are in the docstrings of :class:`pauc.tree.TreeRank`.
 """
 
 from libc.string cimport memcpy, memset

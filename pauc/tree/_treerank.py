@@ -1,9 +1,10 @@
-"""TreeRank: a ranking tree grown by recursive cost-sensitive splits (paper 000).
+"""TreeRank: a ranking tree grown by recursive cost-sensitive splits.
 
-Clémençon & Vayatis, "Tree-based ranking methods" (paper 000, Sec. IV-A, the
-TREERANK algorithm; Sec. V-A pruning), with the LeafRank split learner and the
-feature randomisation FR1/FR2 of the Ranking Forests paper (paper 003, §2.3,
-§3.1).  Implementation digest: ``specs/seed-000-treerank.md`` §2.1-2.5.
+The TREERANK algorithm of Clémençon & Vayatis (2009, Sec. IV-A; pruning,
+Sec. V-A), with the LeafRank split learner and the feature randomisation
+FR1/FR2 of Clémençon, Depecker & Vayatis ("Ranking Forests", 2013, §2.3, §3.1).
+The hot loops are Cython: ``_leafrank.pyx`` (the split), ``_grow.pyx`` (the
+master tree), ``_apply.pyx`` (routing).
 
 The tree is left-right oriented: the left child ``C`` of a node is the part the
 split ranks higher.  Reading the leaves left to right goes from the best to the
@@ -13,7 +14,11 @@ adds to the training AUC exactly the triangle ½·Λ above its parent's chord, s
 
     AUĈ = ½ + Σ_splits gain,   gain = ½·Λ = ½·(a·β̂(C) − b·α̂(C))
 
-(paper 000, Sec. IV-A, output formula as corrected in the spec, §7 item 2).
+(the increment of Ranking Forests, §2.3.1, summed over every split of the tree;
+the output formula of TREERANK in Sec. IV-A of the 2009 preprint sums the last
+level only, which is the same for depth 1).
+
+The full references are in the docstrings of :class:`TreeRank`.
 """
 
 import numbers
@@ -52,6 +57,12 @@ class RankingTreeStructure:
     leafrank_in_left : the LeafRank trees of all splits, concatenated; a LeafRank
         leaf has ``leafrank_left == -1`` and ``leafrank_in_left`` tells whether its
         samples go to the left (higher ranked) child of the master node.
+
+    References
+    ----------
+    .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint hal-00268068),
+       Sec. IV-A (the oriented tree; Remark 9: leaves read from left to right).
     """
 
     _NODE_FIELDS = ("children_left", "children_right", "depth", "pos_weight",
@@ -77,7 +88,8 @@ class RankingTreeStructure:
         return int((self.children_left == -1).sum())
 
     def _number_leaves(self):
-        """In-order numbering of the leaves: left subtree first (spec §2.4)."""
+        """In-order numbering of the leaves, left subtree first: the ranking of
+        the cells read from left to right (Remark 9 of Clémençon & Vayatis)."""
         leaf_index = np.full(self.node_count, -1, dtype=np.intp)
         stack, k = [0], 0
         while stack:
@@ -180,14 +192,14 @@ def _unit_scale(w):
 
 
 class TreeRank(BinaryRankerMixin, BaseEstimator):
-    """TreeRank ranking tree with LeafRank splits (paper 000, Sec. IV-A; paper 003, §2.3).
+    """TreeRank ranking tree with LeafRank splits (TREERANK [1]_, LeafRank [2]_).
 
     The tree recursively splits the input space.  At a node holding the fraction
     ``a`` of the training negatives and ``b`` of the positives, the left child
-    ``C`` maximises the entropic measure ``Λ(C) = a·β̂(C) − b·α̂(C)`` (paper 000,
+    ``C`` maximises the entropic measure ``Λ(C) = a·β̂(C) − b·α̂(C)`` ([1]_,
     TREERANK step 2a), i.e. solves the cost-sensitive classification problem
-    with positives weighted by ``1 − p̂_node`` and negatives by ``p̂_node`` (spec
-    §2.3).  The split learner is **LeafRank**: a cost-sensitive CART of depth
+    with positives weighted by ``1 − p̂_node`` and negatives by ``p̂_node``
+    ([2]_, §2.3.1).  The split learner is **LeafRank**: a cost-sensitive CART of depth
     ``leafrank_max_depth`` grown inside the node, whose leaves with Λ >= 0 form
     ``C``; ``leafrank_max_depth=1`` gives the orthogonal stumps of Remark 12.
     A node becomes a leaf when it is pure, too small, at ``max_depth``, or when
@@ -215,19 +227,19 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         How LeafRank chooses its cuts: ``"gain"`` maximises the node objective
         max(Λ(L), 0) + max(Λ(R), 0) directly (greedy; a stump at depth 1 is the
         exact argmax of Λ); ``"gini"`` uses the Gini impurity of the
-        cost-weighted classes (CART's criterion, paper 003 §2.3.1).  With
+        cost-weighted classes (CART's criterion, [2]_ §2.3.1).  With
         ``leafrank_max_depth=1`` the stump is always the exact Λ maximiser.
     max_features : int, float, "sqrt", "log2" or None, default=None
-        FR1 (paper 003 §3.1): number (or fraction) of features drawn without
+        FR1 ([2]_, §3.1): number (or fraction) of features drawn without
         replacement at each master node; LeafRank only uses those.
     leafrank_max_features : int, float, "sqrt", "log2" or None, default=None
         FR2: number of features drawn at each LeafRank node among the ones
         drawn by FR1 (a float is a fraction of those); must not exceed them.
     prune : None or "cv", default=None
-        ``"cv"``: weakest-link pruning (paper 000 Sec. V-A, paper 003 §2.3.2): the
+        ``"cv"``: weakest-link pruning ([1]_ Sec. V-A, [2]_ §2.3.2): the
         penalty λ per leaf of ``AUĈ − λ·#leaves`` is chosen by ``cv``-fold
         stratified cross-validation of the held-out AUC (largest λ within one
-        standard error of the best mean, CART's 1-SE rule).
+        standard error of the best mean, the 1-SE rule of CART [3]_).
     cv : int, default=5
         Folds used by ``prune="cv"``, stratified by class; each class needs at
         least ``cv`` samples (of positive weight), otherwise ``fit`` says so.
@@ -260,6 +272,26 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     a constant (1e-200 or 1e200 included) leaves it unchanged.  The
     heavy loops (split search, routing) run in Cython without the GIL, so trees
     can be fitted in threads.
+
+    References
+    ----------
+    .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint hal-00268068;
+       sections and remarks numbered as in the preprint).
+    .. [2] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010;
+       sections numbered as in the preprint).
+    .. [3] Breiman, L., Friedman, J. H., Olshen, R. A. and Stone, C. J.
+       "Classification and Regression Trees." Wadsworth, 1984.
+
+    Examples
+    --------
+    >>> from pauc.tree import TreeRank
+    >>> from sklearn.datasets import make_classification
+    >>> X, y = make_classification(n_samples=400, random_state=0)
+    >>> tree = TreeRank(max_depth=4, random_state=0).fit(X, y)
+    >>> tree.decision_function(X[:3]).shape
+    (3,)
     """
 
     def __init__(self, max_depth=8, *, min_samples_split=50, min_samples_leaf=10,
@@ -317,7 +349,8 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
-        """Grow the ranking tree (TREERANK, paper 000 Sec. IV-A), then prune if asked.
+        """Grow the ranking tree (TREERANK, Clémençon & Vayatis 2009, Sec. IV-A),
+        then prune if asked (Sec. V-A).
 
         Parameters
         ----------
@@ -325,10 +358,17 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         y : array-like of shape (n_samples,), two classes; ``classes_[1]`` (the
             larger label) is the positive class.
         sample_weight : array-like of shape (n_samples,), optional
+            Enters every class mass; only the ratios of the weights matter.
 
         Returns
         -------
         self
+
+        References
+        ----------
+        .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+           Transactions on Information Theory 55(9), 2009 (preprint
+           hal-00268068), Sec. IV-A and V-A.
         """
         X, is_pos, w, classes = self._validate_data(X, y, sample_weight)
         q0, q1 = self._validate_params(X.shape[1])
@@ -399,7 +439,8 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     # ------------------------------------------------------------------ pruning
     @staticmethod
     def _weakest_link(tree):
-        """Weakest-link pruning sequence (paper 000 Sec. V-A, paper 003 §2.3.2).
+        """Weakest-link pruning sequence (Clémençon & Vayatis 2009, Sec. V-A;
+        Ranking Forests, §2.3.2; the sequence of CART, Breiman et al. 1984).
 
         The training AUC of a subtree is ½ + the sum of its kept split gains, so
         collapsing an internal node v costs exactly ``G(v)``, the sum of the gains
@@ -455,7 +496,8 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     @staticmethod
     def _keep_splits(tree, lam):
         """Optimal subtree for ``AUĈ − λ·#leaves`` by the bottom-up recursion
-        best(v) = max(0, gain_v − λ + best(left) + best(right)) (spec §2.5).
+        best(v) = max(0, gain_v − λ + best(left) + best(right)), as in CART's
+        cost-complexity pruning (Breiman et al. 1984, Chapter 3).
         Splits are kept only when strictly profitable (the smallest optimal tree)."""
         left, right, gain = tree.children_left, tree.children_right, tree.gain
         best = np.zeros(tree.node_count)
@@ -572,6 +614,12 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         Returns
         -------
         ndarray of int64, shape (n_samples,)
+
+        References
+        ----------
+        .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+           Transactions on Information Theory 55(9), 2009 (preprint
+           hal-00268068), Remark 9 (reading the ranks from left to right).
         """
         X = self._check_X(X)
         return self.tree_.apply(X).astype(np.int64)
@@ -579,8 +627,19 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     def decision_function(self, X):
         """Rank score ``n_leaves_ − leaf index`` (higher = more likely positive).
 
-        The tree score of paper 000 (output of TREERANK, ``2^D − k``) up to the
-        empty slots of leaves that stopped early: only the order matters.
+        The tree score of TREERANK (its output ``s_D(x) = 2^D − k`` on the k-th
+        cell, Clémençon & Vayatis 2009, Sec. IV-A) up to the empty slots of
+        leaves that stopped early: only the order matters.
+
+        Returns
+        -------
+        ndarray of float64, shape (n_samples,)
+
+        References
+        ----------
+        .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+           Transactions on Information Theory 55(9), 2009 (preprint
+           hal-00268068), Sec. IV-A.
         """
         leaves = self.apply(X)
         return (self.n_leaves_ - leaves).astype(np.float64)

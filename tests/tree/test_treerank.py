@@ -1,6 +1,8 @@
-"""TreeRank (paper 000, Sec. IV-A; LeafRank and FR1/FR2 of paper 003): the
-AUC = ½ + Σ gains identity, the ideal-tree values on the Gaussian example,
-pruning, and the scikit-learn contract."""
+"""TreeRank (Clémençon & Vayatis, "Tree-based ranking methods", IEEE Trans. Inf.
+Theory 2009, Sec. IV-A; LeafRank and FR1/FR2 of Clémençon, Depecker & Vayatis,
+"Ranking Forests", JMLR 2013): the AUC = ½ + Σ gains identity, the ideal-tree
+values on the Gaussian example, pruning, invariance to the scale of the weights,
+and the scikit-learn contract."""
 
 import pickle
 from fractions import Fraction
@@ -107,7 +109,8 @@ def gaussian_test_set():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_gaussian_depth_1_and_5_reach_the_ideal_tree(seed, gaussian_test_set):
-    """Spec seed-000 §4: AUC(s*_1) = Φ(1/2) = 0.69146, AUC(s*_5) = 0.75996 (Δ = 1).
+    """The ideal trees of the Gaussian example (AUC(s*_1) = Φ(1/2) = 0.69146,
+    AUC(s*_5) = 0.75996 for Δ = 1, ``pauc.datasets.ideal_tree_auc``).
 
     With n = 20,000 the fitted tree's thresholds are off by O(n^-1/2), which costs
     O(1/n) of AUC at depth 1 but more at depth 5, where the deepest nodes hold
