@@ -14,23 +14,44 @@ from sklearn.utils.validation import _check_sample_weight
 
 
 def check_pos_label(classes, pos_label):
-    """Return the positive label, refusing ambiguous label sets.
+    """The positive label of a binary problem: the one rule of the whole package.
 
-    Without ``pos_label`` the labels must lie in {-1, 0, 1} and the positive
-    class is 1 (scikit-learn's rule).
+    scikit-learn's rule (``sklearn.metrics`` and its scorers): without
+    ``pos_label`` the labels must be {0, 1}, {-1, 1} or booleans (or one of
+    those values alone) and the positive class is 1 (True); any other label
+    set -- {1, 2}, {-1, 0}, strings -- must name its positive class.  The
+    metrics, the scorers, the loaders and every ranker resolve the positive
+    class here.
+
+    Parameters
+    ----------
+    classes : ndarray
+        The distinct labels (sorted).
+    pos_label : label or None
+
+    Returns
+    -------
+    pos_label
+        A value equal to one of ``classes``.
     """
+    values = classes.tolist()
     if pos_label is not None:
-        if pos_label not in set(classes.tolist()):
+        if isinstance(pos_label, float) and pos_label != pos_label:
+            raise ValueError("pos_label is NaN; name one of the labels")
+        if pos_label not in set(values):
             raise ValueError(
-                f"pos_label={pos_label!r} is not one of the labels in y_true {classes.tolist()}"
+                f"pos_label={pos_label!r} is not one of the labels {values[:10]}"
             )
         return pos_label
-    if classes.dtype.kind in "OUS" or not set(classes.tolist()) <= {-1, 0, 1}:
+    numeric = classes.dtype.kind in "biuf"
+    if not numeric or not any(set(values) <= allowed and (1 in set(values) or len(values) == 1)
+                              for allowed in ({0, 1}, {-1, 1})):
         raise ValueError(
-            f"y_true takes the values {classes.tolist()}; pass pos_label to say which "
-            "one is the positive class"
+            f"the labels are {values[:10]}: pass pos_label to say which one is the positive "
+            "class (without it the labels must be {0, 1}, {-1, 1} or booleans, and 1 is "
+            "positive)"
         )
-    return 1
+    return True if classes.dtype == np.bool_ else 1
 
 
 def _classes(y):

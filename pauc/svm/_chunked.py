@@ -63,7 +63,7 @@ import numpy as np
 from .._dask import (aligned_labels, check_known_chunks, is_dask_array, merge_top,
                      require_dask, sum_arrays, top_values, tree_reduce)
 from .._ranking import count_above, split_by_label
-from .._validation import check_fpr_range, check_int, check_positive_scalar, empirical_indices
+from .._validation import check_fpr_range, check_pos_label, empirical_indices
 from ._oracles import _sorted_candidates
 
 __all__ = ["ChunkedDesign", "ChunkedLabels", "chunked_window_cut", "chunked_auc_cut",
@@ -660,20 +660,22 @@ def _check_chunked_training_data(estimator, X, y, sample_weight):
         if classes.shape[0] > 2:
             raise ValueError(
                 f"Only binary classification is supported. y takes {classes.shape[0]} "
-                f"values; {type(estimator).__name__} is a binary ranker (positive class = "
-                "the larger label, classes_[1])")
-        is_pos = y == classes[1]
+                f"values; {type(estimator).__name__} is a binary ranker")
+        positive = check_pos_label(classes, estimator.pos_label)
+        is_pos = y == positive
         if engine is None:
             (is_pos,) = dask.persist(is_pos)
             counts = dask.compute(*[dask.delayed(np.count_nonzero)(b) for b in _blocks(is_pos)])
             labels = ChunkedLabels(is_pos, counts)
         else:
-            labels = engine.set_positive(is_pos, classes[1])
+            labels = engine.set_positive(is_pos, positive)
     except BaseException:
         if engine is not None:
             engine.close()
         raise
-    estimator.classes_ = classes
+    negative = classes[0] if classes[1] == positive else classes[1]
+    estimator.classes_ = np.array([negative, positive], dtype=classes.dtype)
+    estimator.pos_label_ = estimator.classes_[1]
     estimator.n_features_in_ = design.shape[1]
     estimator.__dict__.pop("feature_names_in_", None)
     return design, labels, engine
@@ -688,13 +690,11 @@ def fit_chunked(estimator, X, y, sample_weight=None):
     """
     from ._estimators import AUCSVM, PartialAUCSVM
 
-    C, tol = estimator._check_common_params()
+    estimator._validate_params()
+    C, tol = float(estimator.C), float(estimator.tol)
     fpr_range = None
     if isinstance(estimator, PartialAUCSVM):
         fpr_range = check_fpr_range(estimator.fpr_range)
-        if estimator.surrogate not in estimator._SURROGATES:
-            raise ValueError(f"surrogate must be one of {estimator._SURROGATES}, "
-                             f"got {estimator.surrogate!r}")
         if estimator.surrogate == "naive":
             raise NotImplementedError(
                 "surrogate='naive' has no chunked oracle (its feature map spans all "
@@ -735,9 +735,8 @@ def _fit_on(estimator, data, labels, fpr_range, C, tol):
         oracle = partial(pauc_tight_oracle, y=labels, j_alpha=j_alpha, j_beta=j_beta)
         estimator.dc_history_ = estimator.dc_inner_iter_ = None
         if estimator.surrogate == "hinge" and j_alpha > 0:
-            dc_tol = check_positive_scalar(estimator.dc_tol, "dc_tol")
-            check_int(estimator.dc_max_iter, "dc_max_iter", 1)
-            estimator._fit_dc(data, labels, lambda rows: oracle, C, tol, dc_tol, coarse=False)
+            estimator._fit_dc(data, labels, lambda rows: oracle, C, tol,
+                              float(estimator.dc_tol), coarse=False)
         else:
             estimator._run_solver(data, lambda rows: oracle, C, tol, coarse=False)
 

@@ -27,14 +27,12 @@ from functools import partial
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._base import BinaryRankerMixin
+from .._base import (FPR_RANGE, POS_LABEL, VERBOSE, BaseRanker, Interval, Options, Satisfies)
 from .._dask import is_dask_array
-from .. import metrics
-from .._validation import (_classes, check_fpr_range, check_int, check_positive_scalar,
-                           empirical_indices)
+from .._threshold import operating_threshold
+from .._validation import check_fpr_range, empirical_indices
 from . import oracles
 from ._coarse_to_fine import solve_coarse_to_fine
 from ._cutting_plane import CuttingPlaneSolver
@@ -87,58 +85,44 @@ def _pauc_oracle_on(surrogate, is_pos, fpr_range, rows):
     return _pauc_oracle(surrogate, is_pos, j_alpha, j_beta)
 
 
-class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
+_POSITIVE = [Interval(float, 0, closed="neither")]
+
+# Parameters shared by AUCSVM and PartialAUCSVM.
+_SVM_CONSTRAINTS = {
+    "C": _POSITIVE,
+    "tol": _POSITIVE,
+    "max_iter": [Interval(int, 1)],
+    "operating_fpr": [Options(None), Interval(float, 0.0, 1.0)],
+    "solver": [Options(*_QP_SOLVERS)],
+    "qp_eps": _POSITIVE,
+    "qp_max_iter": [Interval(int, 1)],
+    "coarse_to_fine": [Options(None), Interval(int, 2)],
+    "verbose": VERBOSE,
+    "pos_label": POS_LABEL,
+}
+
+
+def _finite_vector(value):
+    w = np.asarray(value, dtype=np.float64)
+    if w.ndim != 1 or not np.isfinite(w).all():
+        raise ValueError("init must be a finite 1-d array")
+
+
+class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
     """Shared fit / predict of the structural SVMs (not public)."""
 
     # -------------------------------------------------------------- checks
-    def _check_common_params(self):
-        C = check_positive_scalar(self.C, "C")
-        tol = check_positive_scalar(self.tol, "tol")
-        check_int(self.max_iter, "max_iter", 1)
-        if self.coarse_to_fine is not None:
-            check_int(self.coarse_to_fine, "coarse_to_fine", 2)
-        if self.solver not in _QP_SOLVERS:
-            raise ValueError(f"solver must be one of {_QP_SOLVERS}, got {self.solver!r}")
-        check_positive_scalar(self.qp_eps, "qp_eps")
-        check_int(self.qp_max_iter, "qp_max_iter", 1)
-        if self.operating_fpr is not None:
-            f = self.operating_fpr
-            if (not isinstance(f, numbers.Real) or isinstance(f, bool)
-                    or not 0.0 <= f <= 1.0):
-                raise ValueError(f"operating_fpr must be None or a number in [0, 1], got {f!r}")
-        return C, tol
+    def _validate(self, X, y, sample_weight, weighted_pairs=False):
+        """Parameters and data of ``fit``: ``(X, is_pos, weight)``.
 
-    def _validate_training_data(self, X, y, sample_weight, weighted_pairs=False):
-        X, y = validate_data(self, X, y, accept_sparse="csr",
-                             dtype=[np.float64, np.float32], y_numeric=False)
-        # _classes finds numeric labels with min/max and one pass (np.unique
-        # sorts: at 10^6 rows it cost half an iteration of the solver);
-        # scikit-learn's checker gives its usual error for anything unusual.
-        self.classes_ = _classes(y)
-        if self.classes_.shape[0] > 2 or y.dtype.kind not in "biu":
-            if not (y.dtype.kind == "f" and self.classes_.shape[0] <= 2
-                    and np.all(self.classes_ == np.floor(self.classes_))):
-                check_classification_targets(y)
-        if self.classes_.shape[0] < 2:
-            raise ValueError(
-                f"y holds only one class ({self.classes_.tolist()}); ranking needs both "
-                "positives and negatives")
-        if self.classes_.shape[0] > 2:
-            raise ValueError(
-                f"Only binary classification is supported. y takes {self.classes_.shape[0]} "
-                f"values; {type(self).__name__} is a binary ranker (positive class = the "
-                "larger label, classes_[1])")
-        is_pos = y == self.classes_[1]
-        weight = None
-        if sample_weight is not None:
-            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
-            if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
-                raise ValueError("sample_weight gives one class a total weight of zero; "
-                                 "ranking needs both classes")
-            # A constant weight rescales every pair alike and leaves the
-            # normalised (p)AUC risk -- hence the minimiser -- unchanged.
-            uniform = weight.size and weight[0] > 0 and np.all(weight == weight[0])
-            if uniform:
+        ``weight`` is None for no or constant weights: a constant weight
+        rescales every pair alike and leaves the normalised (p)AUC risk --
+        hence the minimiser -- unchanged.
+        """
+        self._validate_params()
+        X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
+        if weight is not None:
+            if weight.size and weight[0] > 0 and np.all(weight == weight[0]):
                 weight = None
             elif not weighted_pairs:
                 raise NotImplementedError(
@@ -202,42 +186,8 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         return np.asarray(X @ self.coef_).ravel() if scores is None else scores
 
     def _set_threshold(self, scores, is_pos, operating_fpr):
-        """``threshold_`` so that ``score >= threshold_`` picks the operating point.
-
-        With ``f = operating_fpr > 0`` the rule keeps the ``ceil(n f)`` highest
-        training negatives (training FPR ``ceil(n f) / n`` without ties); with
-        None, Youden's point (maximal TPR - FPR).  The threshold is then moved
-        halfway down to the next lower training score: the training
-        predictions do not change, but a training row recomputed with
-        another summation order (a subset, another BLAS block) cannot flip.
-        """
-        # Two sorted class copies and binary searches: O(n) extra memory, no
-        # full ROC curve (the fit's memory budget is 2.5 x the size of X).
-        pos = scores[is_pos]
-        pos.sort()
-        neg = scores[~is_pos]
-        neg.sort()
-        if operating_fpr is None:
-            # Youden's point: max TPR - FPR.  Lowering the threshold past a
-            # score held only by negatives lowers TPR - FPR, so the best
-            # threshold is a positive's score (or +inf, where J = 0); among
-            # equal J the highest threshold wins.
-            tpr = (pos.shape[0] - np.searchsorted(pos, pos, side="left")) / pos.shape[0]
-            fpr = (neg.shape[0] - np.searchsorted(neg, pos, side="left")) / neg.shape[0]
-            youden = tpr - fpr
-            best = youden.shape[0] - 1 - int(np.argmax(youden[::-1]))
-            cut = float(pos[best]) if youden[best] >= 0 else np.inf
-        elif operating_fpr == 0.0:
-            # Nothing negative above: cut at the lowest positive above every negative.
-            i = np.searchsorted(pos, neg[-1], side="right")
-            cut = float(pos[i]) if i < pos.shape[0] else float(np.nextafter(neg[-1], np.inf))
-        else:
-            _, k = empirical_indices(neg.shape[0], (0.0, operating_fpr))
-            cut = float(neg[neg.shape[0] - k])
-        below = [arr[i - 1] for arr in (pos, neg)
-                 for i in [np.searchsorted(arr, cut, side="left")] if i > 0]
-        self.threshold_ = 0.5 * (cut + float(max(below))) if below and np.isfinite(cut) \
-            else cut
+        """``threshold_`` of :meth:`predict` by the package's rule (:mod:`pauc._threshold`)."""
+        self.threshold_ = operating_threshold(scores, is_pos, operating_fpr)
 
     # -------------------------------------------------------------- predict
     def decision_function(self, X):
@@ -256,8 +206,7 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
             # row-chunked X: lazy per-chunk scores (pauc.svm._chunked)
             from ._chunked import chunked_decision_function
             return chunked_decision_function(self, X)
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
-                          reset=False)
+        X = self._validate_X(X)
         return np.asarray(X @ self.coef_, dtype=np.float64).ravel()
 
     def predict(self, X):
@@ -310,12 +259,15 @@ class AUCSVM(_StructuralSVM):
         rows).  None: always Algorithm 1 from ``w = 0``, as in the paper.
     verbose : int, default=0
         ``1`` prints one line per cutting-plane iteration.
+    pos_label : label, default=None
+        The positive class, ranked at the top.  None: 1 (or True) when the
+        labels are {0, 1}, {-1, 1} or booleans; other label sets must name it.
 
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
     classes_ : ndarray of shape (2,)
-        ``classes_[1]`` is the positive class.
+        ``[negative label, positive label]``.
     threshold_ : float
         Score threshold of :meth:`predict`.
     n_iter_ : int
@@ -338,8 +290,11 @@ class AUCSVM(_StructuralSVM):
     ``W+ W-``), so integer weights act as repeated rows.
     """
 
+    _parameter_constraints = _SVM_CONSTRAINTS
+
     def __init__(self, C=1.0, *, tol=1e-3, max_iter=1000, operating_fpr=None, solver="osqp",
-                 qp_eps=1e-7, qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, verbose=0):
+                 qp_eps=1e-7, qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, verbose=0,
+                 pos_label=None):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
@@ -349,6 +304,7 @@ class AUCSVM(_StructuralSVM):
         self.qp_max_iter = qp_max_iter
         self.coarse_to_fine = coarse_to_fine
         self.verbose = verbose
+        self.pos_label = pos_label
 
     def fit(self, X, y, sample_weight=None):
         """Fit ``coef_`` by Algorithm 1 with the AUC oracle.
@@ -357,7 +313,7 @@ class AUCSVM(_StructuralSVM):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-            Two classes; ``classes_[1]`` (the larger label) is positive.
+            Two classes; the positive one is ``pos_label`` (``classes_[1]``).
         sample_weight : array-like of shape (n_samples,), default=None
             Row weights; the pair ``(i, j)`` weighs ``w_i w_j``.
 
@@ -369,20 +325,13 @@ class AUCSVM(_StructuralSVM):
             # row-chunked data: the same fit as a map-reduce per iteration (pauc.svm._chunked)
             from ._chunked import fit_chunked
             return fit_chunked(self, X, y, sample_weight)
-        C, tol = self._check_common_params()
-        X, is_pos, weight = self._validate_training_data(X, y, sample_weight,
-                                                         weighted_pairs=True)
+        X, is_pos, weight = self._validate(X, y, sample_weight, weighted_pairs=True)
+        C, tol = float(self.C), float(self.tol)
         # Single-threaded BLAS: see CuttingPlaneSolver.solve.
         with single_blas_thread(), self._fitting():
             solver = self._run_solver(X, partial(_auc_oracle_on, is_pos, weight), C, tol)
             self._set_threshold(self._training_scores(X, solver), is_pos, self.operating_fpr)
         return self
-
-    def score(self, X, y, sample_weight=None):
-        """AUC of ``decision_function(X)`` (ties counted 1/2)."""
-        check_is_fitted(self)
-        return metrics.roc_auc(y, self.decision_function(X), pos_label=self.classes_[1],
-                               sample_weight=sample_weight)
 
 
 class PartialAUCSVM(_StructuralSVM):
@@ -446,6 +395,8 @@ class PartialAUCSVM(_StructuralSVM):
         tight SVM_pAUC solution for the same window (a good convex start),
         zero, or a given vector.  Zero can be a poor start: every score ties
         there, f and g may share a subgradient, and CCCP can stall at 0.
+    pos_label : label, default=None
+        As in :class:`AUCSVM`.
 
     Attributes
     ----------
@@ -476,11 +427,19 @@ class PartialAUCSVM(_StructuralSVM):
     """
 
     _SURROGATES = ("tight", "naive", "hinge")
+    _parameter_constraints = {
+        **_SVM_CONSTRAINTS,
+        "fpr_range": FPR_RANGE,
+        "surrogate": [Options(*_SURROGATES)],
+        "dc_tol": _POSITIVE,
+        "dc_max_iter": [Interval(int, 1)],
+        "init": [Options("tight", "zeros"), Satisfies(_finite_vector, "a finite 1-d array")],
+    }
 
     def __init__(self, fpr_range=(0.0, 0.1), *, C=1.0, surrogate="tight", tol=1e-3,
                  max_iter=1000, operating_fpr=None, solver="osqp", qp_eps=1e-7,
                  qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, verbose=0, dc_tol=1e-3,
-                 dc_max_iter=50, init="tight"):
+                 dc_max_iter=50, init="tight", pos_label=None):
         self.fpr_range = fpr_range
         self.C = C
         self.surrogate = surrogate
@@ -495,6 +454,7 @@ class PartialAUCSVM(_StructuralSVM):
         self.dc_tol = dc_tol
         self.dc_max_iter = dc_max_iter
         self.init = init
+        self.pos_label = pos_label
 
     def fit(self, X, y, sample_weight=None):
         """Fit ``coef_`` by Algorithm 1 with the surrogate's oracle.
@@ -503,7 +463,7 @@ class PartialAUCSVM(_StructuralSVM):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-            Two classes; ``classes_[1]`` (the larger label) is positive.
+            Two classes; the positive one is ``pos_label`` (``classes_[1]``).
         sample_weight : None or constant array-like of shape (n_samples,)
 
         Returns
@@ -514,24 +474,18 @@ class PartialAUCSVM(_StructuralSVM):
             # row-chunked data: the same fit as a map-reduce per iteration (pauc.svm._chunked)
             from ._chunked import fit_chunked
             return fit_chunked(self, X, y, sample_weight)
-        C, tol = self._check_common_params()
+        X, is_pos, _ = self._validate(X, y, sample_weight)
+        C, tol = float(self.C), float(self.tol)
         alpha, beta = check_fpr_range(self.fpr_range)
-        if self.surrogate not in self._SURROGATES:
-            raise ValueError(
-                f"surrogate must be one of {self._SURROGATES}, got {self.surrogate!r}")
-        X, is_pos, _ = self._validate_training_data(X, y, sample_weight)
         self.j_alpha_, self.j_beta_ = empirical_indices(int((~is_pos).sum()), (alpha, beta))
         dc = self.surrogate == "hinge" and self.j_alpha_ > 0
-        if dc:
-            dc_tol = check_positive_scalar(self.dc_tol, "dc_tol")
-            check_int(self.dc_max_iter, "dc_max_iter", 1)
         oracle_for = partial(_pauc_oracle_on, self.surrogate, is_pos, (alpha, beta))
         operating = beta if self.operating_fpr is None else self.operating_fpr
         self.dc_history_ = self.dc_inner_iter_ = None
         # Single-threaded BLAS: see CuttingPlaneSolver.solve.
         with single_blas_thread(), self._fitting():
             if dc:
-                self._fit_dc(X, is_pos, oracle_for, C, tol, dc_tol)
+                self._fit_dc(X, is_pos, oracle_for, C, tol, float(self.dc_tol))
                 solver = None
             else:
                 solver = self._run_solver(X, oracle_for, C, tol)
@@ -544,12 +498,10 @@ class PartialAUCSVM(_StructuralSVM):
                 w, _, coarse_iter = self._solve(X, oracle_for, C, tol, coarse)
                 self.coarse_iter_ = np.asarray(coarse_iter, dtype=np.intp)
                 return w
-            if self.init == "zeros":
-                return np.zeros(X.shape[1])
-            raise ValueError(f"init must be 'tight', 'zeros' or an array, got {self.init!r}")
-        w0 = np.asarray(self.init, dtype=np.float64).ravel()
-        if w0.shape != (X.shape[1],) or not np.isfinite(w0).all():
-            raise ValueError(f"init must be a finite array of shape ({X.shape[1]},), "
+            return np.zeros(X.shape[1])       # "zeros" (validate_params allows no other)
+        w0 = np.asarray(self.init, dtype=np.float64)
+        if w0.shape != (X.shape[1],):
+            raise ValueError(f"init must have shape ({X.shape[1]},) (one weight per feature), "
                              f"got shape {w0.shape}")
         return w0
 
@@ -577,10 +529,3 @@ class PartialAUCSVM(_StructuralSVM):
                 f"{self.dc_max_iter} outer steps (last decrease "
                 f"{self.dc_history_[-2] - self.dc_history_[-1]:.3g}); increase dc_max_iter "
                 "or dc_tol", ConvergenceWarning, stacklevel=3)
-
-    def score(self, X, y, sample_weight=None):
-        """Partial AUC over ``fpr_range`` of ``decision_function(X)``, normalize="range"."""
-        check_is_fitted(self)
-        return metrics.partial_auc(y, self.decision_function(X), fpr_range=self.fpr_range,
-                                   normalize="range", pos_label=self.classes_[1],
-                                   sample_weight=sample_weight)

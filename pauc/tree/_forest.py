@@ -23,11 +23,8 @@ import scipy.sparse as sp
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
-
-from .._base import BinaryRankerMixin
-from .._validation import check_int
+from .._base import (BOOLEAN, N_JOBS, POS_LABEL, RANDOM_STATE, BaseRanker, Interval,
+                     Options)
 from .._rank_distance import labels_kendall_distance
 from ._aggregation import (
     AGGREGATIONS,
@@ -69,7 +66,7 @@ def _fit_tree(params, X, is_pos, classes, counts, ranks, seed):
     return tree, tree._training_leaves(X, row_node).astype(np.int32)
 
 
-class RankingForest(BinaryRankerMixin, BaseEstimator):
+class RankingForest(BaseRanker, BaseEstimator):
     """Ranking Forest: bootstrap + feature randomisation + rank aggregation ([1]_, §3.3).
 
     Each of the ``n_estimators`` trees is a :class:`~pauc.tree.TreeRank` grown
@@ -149,7 +146,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
     estimators_ : list of TreeRank
     estimators_samples_ : list of int arrays
         Row indices of each tree's resample (with repetitions).
-    classes_ : array of shape (2,); ``classes_[1]`` is the positive class.
+    classes_ : array of shape (2,); ``[negative label, positive label]``.
     n_features_in_ : int
     n_cells_ : int
         Number K of cells of P* seen in the reference (training) sample.
@@ -210,7 +207,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
                  leafrank_criterion="gini", max_features=None, leafrank_max_features="sqrt",
                  aggregation="kemeny", kemeny_n_iter=None, kemeny_allow_ties=True,
                  max_cells=2000, oob_score=False, compute_stability=False, n_jobs=None,
-                 random_state=None):
+                 random_state=None, pos_label=None):
         self.n_estimators = n_estimators
         self.max_samples = max_samples
         self.bootstrap = bootstrap
@@ -229,27 +226,38 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         self.compute_stability = compute_stability
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.pos_label = pos_label
 
     # ------------------------------------------------------------------ checks
-    def _check_params(self, n_samples):
-        check_int(self.n_estimators, "n_estimators", 1)
-        if self.aggregation not in AGGREGATIONS:
-            raise ValueError(f"aggregation must be one of {AGGREGATIONS}, got {self.aggregation!r}")
-        check_int(self.max_cells, "max_cells", 2)
-        if self.kemeny_n_iter is not None:
-            check_int(self.kemeny_n_iter, "kemeny_n_iter", 0)
-        m = self.max_samples
+    _parameter_constraints = {
+        **{name: constraints for name, constraints in TreeRank._parameter_constraints.items()
+           if name not in ("prune", "cv")},
+        "n_estimators": [Interval(int, 1)],
+        "max_samples": [Options(None), Interval(int, 2), Interval(float, 0.0, 1.0,
+                                                                  closed="right")],
+        "bootstrap": BOOLEAN,
+        "aggregation": [Options(*AGGREGATIONS)],
+        "kemeny_n_iter": [Options(None), Interval(int, 0)],
+        "kemeny_allow_ties": BOOLEAN,
+        "max_cells": [Interval(int, 2)],
+        "oob_score": BOOLEAN,
+        "compute_stability": BOOLEAN,
+        "n_jobs": N_JOBS,
+        "random_state": RANDOM_STATE,
+        "pos_label": POS_LABEL,
+    }
+
+    def _resample_size(self, n_samples):
+        """The resample size ``n*`` from ``max_samples``."""
+        m = self.max_samples       # None, an int >= 2 or a float in (0, 1] (validate_params)
         if m is None:
             return n_samples
-        if isinstance(m, numbers.Integral) and not isinstance(m, bool):
-            if m < 2 or (not self.bootstrap and m > n_samples):
-                raise ValueError(f"max_samples={m} must be at least 2 and, without "
-                                 f"bootstrap, at most n_samples={n_samples}")
+        if isinstance(m, numbers.Integral):
+            if not self.bootstrap and m > n_samples:
+                raise ValueError(f"max_samples={m} must be at most n_samples={n_samples} "
+                                 "without bootstrap")
             return int(m)
-        if isinstance(m, numbers.Real) and 0.0 < m <= 1.0:
-            return max(2, int(round(m * n_samples)))
-        raise ValueError(
-            f"max_samples must be None, a positive int or a float in (0, 1], got {m!r}")
+        return max(2, int(round(m * n_samples)))
 
     def _tree_params(self):
         return dict(max_depth=self.max_depth, min_samples_split=self.min_samples_split,
@@ -267,8 +275,8 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
             Sparse input is densified once (TreeRank works on dense columns).
-        y : array-like of shape (n_samples,), two classes; ``classes_[1]`` (the
-            larger label) is the positive class.
+        y : array-like of shape (n_samples,), two classes; ``pos_label`` is the
+            positive one.
 
         Returns
         -------
@@ -280,20 +288,15 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
            of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
            §3.3 (the algorithm RANKING FOREST), §3.1 (FR1/FR2).
         """
-        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc", "coo"],
-                             dtype=np.float64, ensure_min_samples=2)
+        self._validate_params()
+        X, is_pos, _ = self._validate_training_data(
+            X, y, accept_sparse=["csr", "csc", "coo"], dtype=[np.float64], ensure_min_samples=2)
         if sp.issparse(X):
             X = X.toarray()
-        check_classification_targets(y)
-        classes, y_index = np.unique(y, return_inverse=True)
-        if classes.shape[0] != 2:
-            raise ValueError(f"RankingForest needs exactly two classes in y, got "
-                             f"{classes.shape[0]}: {classes[:10].tolist()}")
         n_samples = X.shape[0]
-        n_star = self._check_params(n_samples)
-        TreeRank(**self._tree_params())._validate_params(X.shape[1])   # fail before the pool
-        self.classes_ = classes
-        is_pos = y_index == 1
+        n_star = self._resample_size(n_samples)
+        TreeRank(**self._tree_params())._resolve_params(X.shape[1])   # fail before the pool
+        classes = self.classes_
         rng = check_random_state(self.random_state)
 
         # Resamples and seeds are all drawn here, in order, so that the trees do
@@ -374,9 +377,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ predict
     def _check_X(self, X):
-        check_is_fitted(self, "estimators_")
-        X = validate_data(self, X, reset=False, accept_sparse=["csr", "csc", "coo"],
-                          dtype=np.float64)
+        X = self._validate_X(X, accept_sparse=["csr", "csc", "coo"], dtype=[np.float64])
         return X.toarray() if sp.issparse(X) else X
 
     def decision_function(self, X):

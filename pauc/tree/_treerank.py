@@ -29,11 +29,8 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
-
-from .._base import BinaryRankerMixin
-from .._validation import check_int
+from .._base import (POS_LABEL, RANDOM_STATE, BaseRanker, Interval, Options, Satisfies,
+                     validate_params)
 from . import _apply, _grow, _leafrank
 
 _CRITERIA = {"gain": _leafrank.GAIN, "gini": _leafrank.GINI}
@@ -191,7 +188,7 @@ def _unit_scale(w):
     return np.ldexp(w, -exponent), exponent
 
 
-class TreeRank(BinaryRankerMixin, BaseEstimator):
+class TreeRank(BaseRanker, BaseEstimator):
     """TreeRank ranking tree with LeafRank splits (TREERANK [1]_, LeafRank [2]_).
 
     The tree recursively splits the input space.  At a node holding the fraction
@@ -245,13 +242,16 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         least ``cv`` samples (of positive weight), otherwise ``fit`` says so.
     random_state : int, RandomState or None, default=None
         Seeds FR1/FR2 and the cross-validation folds.
+    pos_label : label, default=None
+        The positive class.  None: 1 (or True) when the labels are {0, 1},
+        {-1, 1} or booleans; other label sets must name it.
 
     Attributes
     ----------
     tree_ : RankingTreeStructure
         The node arrays (children, class weights, gains, LeafRank trees).
     n_leaves_ : int
-    classes_ : array of shape (2,); ``classes_[1]`` is the positive class.
+    classes_ : array of shape (2,); ``[negative label, positive label]``.
     n_features_in_ : int
     roc_ : ndarray of shape ``(n_leaves_ + 1, 2)``
         Knots (FPR, TPR) of the training ROC curve, from (0, 0) to (1, 1).
@@ -294,9 +294,26 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     (3,)
     """
 
+    _parameter_constraints = {
+        "max_depth": [Interval(int, 1)],
+        "min_samples_split": [Interval(int, 2)],
+        "min_samples_leaf": [Interval(int, 1)],
+        "leafrank_max_depth": [Interval(int, 1)],
+        "leafrank_criterion": [Options(*sorted(_CRITERIA))],
+        "max_features": [Satisfies(lambda v: _resolve_max_features(v, 1 << 30, "", ""),
+                                   'None, an int >= 1, a float in (0, 1], "sqrt" or "log2"')],
+        "leafrank_max_features": [Satisfies(lambda v: _resolve_max_features(v, 1 << 30, "", ""),
+                                            'None, an int >= 1, a float in (0, 1], "sqrt" or '
+                                            '"log2"')],
+        "prune": [Options(None, "cv")],
+        "random_state": RANDOM_STATE,
+        "pos_label": POS_LABEL,
+    }
+
     def __init__(self, max_depth=8, *, min_samples_split=50, min_samples_leaf=10,
                  leafrank_max_depth=4, leafrank_criterion="gain", max_features=None,
-                 leafrank_max_features=None, prune=None, cv=5, random_state=None):
+                 leafrank_max_features=None, prune=None, cv=5, random_state=None,
+                 pos_label=None):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -307,45 +324,29 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         self.prune = prune
         self.cv = cv
         self.random_state = random_state
+        self.pos_label = pos_label
 
     # ------------------------------------------------------------------ checks
-    def _validate_params(self, n_features):
-        check_int(self.max_depth, "max_depth", 1)
-        check_int(self.min_samples_split, "min_samples_split", 2)
-        check_int(self.min_samples_leaf, "min_samples_leaf", 1)
-        check_int(self.leafrank_max_depth, "leafrank_max_depth", 1)
-        if self.leafrank_criterion not in _CRITERIA:
-            raise ValueError(
-                f"leafrank_criterion must be one of {sorted(_CRITERIA)}, "
-                f"got {self.leafrank_criterion!r}")
-        if self.prune not in (None, "cv"):
-            raise ValueError(f'prune must be None or "cv", got {self.prune!r}')
-        if self.prune == "cv":
-            check_int(self.cv, "cv", 2)
+    def _resolve_params(self, n_features):
+        """Check the parameters; the numbers of features drawn by FR1 and FR2."""
+        self._validate_params()
+        if self.prune == "cv":       # (cv is read by the pruning only)
+            validate_params(self, {"cv": [Interval(int, 2)]})
         q0 = _resolve_max_features(self.max_features, n_features, "max_features",
                                    "the number of features")
         q1 = _resolve_max_features(self.leafrank_max_features, q0, "leafrank_max_features",
                                    "the features drawn by max_features at each node")
         return q0, q1
 
-    def _validate_data(self, X, y, sample_weight):
-        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc", "coo"],
-                             dtype=np.float64, ensure_min_samples=2)
+    def _training_data(self, X, y, sample_weight):
+        X, is_pos, w = self._validate_training_data(
+            X, y, sample_weight, accept_sparse=["csr", "csc", "coo"], dtype=[np.float64],
+            ensure_min_samples=2)
         if sp.issparse(X):
             X = X.toarray()
-        check_classification_targets(y)
-        classes, y_index = np.unique(y, return_inverse=True)
-        if classes.shape[0] != 2:
-            raise ValueError(
-                f"TreeRank needs exactly two classes in y, got {classes.shape[0]}: "
-                f"{classes[:10].tolist()}")
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if (w < 0).any():
-            raise ValueError("sample_weight must be non-negative")
-        is_pos = (y_index == 1).astype(np.uint8)
-        if w[is_pos == 1].sum() <= 0 or w[is_pos == 0].sum() <= 0:
-            raise ValueError("sample_weight gives one class a total weight of zero")
-        return np.asfortranarray(X), is_pos, w, classes
+        if w is None:
+            w = np.ones(X.shape[0])
+        return np.asfortranarray(X), is_pos.astype(np.uint8), w, self.classes_
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
@@ -355,8 +356,8 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,), two classes; ``classes_[1]`` (the
-            larger label) is the positive class.
+        y : array-like of shape (n_samples,), two classes; ``pos_label`` is the
+            positive one.
         sample_weight : array-like of shape (n_samples,), optional
             Enters every class mass; only the ratios of the weights matter.
 
@@ -370,8 +371,8 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
            Transactions on Information Theory 55(9), 2009 (preprint
            hal-00268068), Sec. IV-A and V-A.
         """
-        X, is_pos, w, classes = self._validate_data(X, y, sample_weight)
-        q0, q1 = self._validate_params(X.shape[1])
+        X, is_pos, w, classes = self._training_data(X, y, sample_weight)
+        q0, q1 = self._resolve_params(X.shape[1])
         rng = check_random_state(self.random_state)
         self.classes_ = classes
         w, exponent = _unit_scale(w)
@@ -398,7 +399,7 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         ``ranks`` is :func:`_grow.rank_features` of X, shared by the forest's
         trees.  Returns ``self`` and the leaf (node id) of every row of the
         resample, -1 for the rows left out (see :meth:`_training_leaves`)."""
-        q0, q1 = self._validate_params(X.shape[1])
+        q0, q1 = self._resolve_params(X.shape[1])
         rng = check_random_state(self.random_state)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
@@ -600,9 +601,7 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ predict
     def _check_X(self, X):
-        check_is_fitted(self, "tree_")
-        X = validate_data(self, X, reset=False, accept_sparse=["csr", "csc", "coo"],
-                          dtype=np.float64)
+        X = self._validate_X(X, accept_sparse=["csr", "csc", "coo"], dtype=[np.float64])
         if sp.issparse(X):
             X = X.toarray()
         return np.ascontiguousarray(X)

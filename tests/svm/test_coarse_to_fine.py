@@ -188,9 +188,9 @@ def test_coarse_levels_do_not_warn_the_user():
 @pytest.mark.parametrize("value", [1, 0, -5, 2.5, True, "auto"])
 def test_bad_threshold_is_refused(value):
     X, y = _data(0, n=50)
-    with pytest.raises(ValueError, match="coarse_to_fine must be an integer >= 2"):
+    with pytest.raises(ValueError, match="coarse_to_fine must be None or an integer >= 2"):
         AUCSVM(coarse_to_fine=value).fit(X, y)
-    with pytest.raises(ValueError, match="coarse_to_fine must be an integer >= 2"):
+    with pytest.raises(ValueError, match="coarse_to_fine must be None or an integer >= 2"):
         PartialAUCSVM(coarse_to_fine=value).fit(X, y)
 
 

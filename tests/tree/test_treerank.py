@@ -17,6 +17,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from _sklearn_checks import expected_failed_checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from _brute_force import area
@@ -266,10 +267,13 @@ def test_pipeline_and_grid_search():
 def test_labels_any_two_values():
     X, y = tied_data(8)
     labels = np.where(y == 1, "spam", "ham")
-    a = TreeRank(random_state=0).fit(X, labels)
+    a = TreeRank(random_state=0, pos_label="spam").fit(X, labels)
     b = TreeRank(random_state=0).fit(X, y)
     assert list(a.classes_) == ["ham", "spam"]
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    # without pos_label, string labels do not say which class is positive
+    with pytest.raises(ValueError, match="pos_label"):
+        TreeRank(random_state=0).fit(X, labels)
 
 
 @pytest.mark.parametrize("params, message", [
@@ -297,13 +301,13 @@ def test_bad_parameters(params, message):
 
 def test_bad_data():
     X, y = tied_data(0)
-    with pytest.raises(ValueError, match="two classes"):
+    with pytest.raises(ValueError, match="only one class"):
         TreeRank().fit(X, np.ones_like(y))
     X_nan = X.copy()
     X_nan[3, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         TreeRank().fit(X_nan, y)
-    with pytest.raises(ValueError, match="two classes"):
+    with pytest.raises(ValueError, match="Only binary classification"):
         TreeRank().fit(X, np.arange(y.shape[0]) % 3)
     with pytest.raises(ValueError, match="sample_weight"):
         TreeRank().fit(X, y, sample_weight=np.where(y == 1, 0.0, 1.0))
@@ -325,9 +329,10 @@ def _expected_failed_checks(estimator):
     """
     if estimator.min_samples_split > 2 or estimator.min_samples_leaf > 1 or estimator.prune:
         reason = "min_samples_* count samples / CV folds depend on the rows"
-        return {"check_sample_weight_equivalence_on_dense_data": reason,
-                "check_sample_weight_equivalence_on_sparse_data": reason}
-    return {}
+        return expected_failed_checks(
+            check_sample_weight_equivalence_on_dense_data=reason,
+            check_sample_weight_equivalence_on_sparse_data=reason)
+    return expected_failed_checks()
 
 
 @parametrize_with_checks(
