@@ -286,12 +286,18 @@ class TreeRank(BaseRanker, BaseEstimator):
 
     Examples
     --------
+    The training AUC is ½ plus the gains of the splits, each the triangle a
+    split adds under the tree's ROC curve:
+
+    >>> import numpy as np
+    >>> from pauc.metrics import roc_auc
     >>> from pauc.tree import TreeRank
-    >>> from sklearn.datasets import make_classification
-    >>> X, y = make_classification(n_samples=400, random_state=0)
-    >>> tree = TreeRank(max_depth=4, random_state=0).fit(X, y)
-    >>> tree.decision_function(X[:3]).shape
-    (3,)
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(400, 3))
+    >>> y = (X[:, 0] + rng.normal(size=400) > 0).astype(int)
+    >>> tree = TreeRank(max_depth=3, leafrank_max_depth=1, random_state=0).fit(X, y)
+    >>> bool(np.isclose(roc_auc(y, tree.decision_function(X)), tree.train_auc_))
+    True
     """
 
     _parameter_constraints = {
