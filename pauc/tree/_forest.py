@@ -1,6 +1,6 @@
 """Ranking Forest: bagged, feature-randomised TreeRank trees and their consensus.
 
-Paper 003 (Clémençon, "Ranking Forests"), §3.3, algorithm RANKING FOREST:
+The algorithm RANKING FOREST of Clémençon, Depecker & Vayatis (2013, §3.3):
 
 1. parameters: B replicates, bootstrap size n*, TreeRank settings, feature
    randomisation FR (§3.1), pseudo-metric d;
@@ -12,6 +12,8 @@ Paper 003 (Clémençon, "Ranking Forests"), §3.3, algorithm RANKING FOREST:
 
 The trees are independent given their seeds, which are all drawn before any
 tree is fitted: ``n_jobs`` changes the speed, never the result.
+
+The full references are in the docstrings of :class:`RankingForest`.
 """
 
 import numbers
@@ -34,7 +36,7 @@ from ._aggregation import (
     midrank_tables,
     plugin_tables,
 )
-from . import _splitter
+from . import _grow
 from ._treerank import TreeRank
 
 # The stability diagnostic compares B(B−1)/2 pairs of trees; on large samples
@@ -65,7 +67,7 @@ def _fit_tree(params, X, is_pos, classes, counts, ranks, seed):
 
 
 class RankingForest(BaseRanker, BaseEstimator):
-    """Ranking Forest: bootstrap + feature randomisation + rank aggregation (paper 003, §3.3).
+    """Ranking Forest: bootstrap + feature randomisation + rank aggregation ([1]_, §3.3).
 
     Each of the ``n_estimators`` trees is a :class:`~pauc.tree.TreeRank` grown
     on a bootstrap sample with feature randomisation FR1 (``max_features``
@@ -89,16 +91,14 @@ class RankingForest(BaseRanker, BaseEstimator):
         TreeRank's stopping rules (see :class:`~pauc.tree.TreeRank`), counted
         with the resample's repetitions.  The paper does not state its
         stopping rules; these values were chosen on the simulated problems of
-        §5 (n = 2,000, Table 1 protocol): on RF 20 Case 7 the mean test AUC was
-        0.7407 (10 training sets), 0.7382 with (100, 25), 0.7377 with
-        (200, 50), and about 0.01 lower with (50, 10) (4 training sets).
+        its §5 (n = 2,000, the Table 1 protocol; the figures are in the notes
+        of ``bench/bench_tree.py``).
     leafrank_max_depth : int, default=10
         Depth of the LeafRank splitting trees (paper §5: 10, or < 8 for RF 10 sparse).
     leafrank_criterion : {"gini", "gain"}, default="gini"
         LeafRank's cut criterion (see :class:`~pauc.tree.TreeRank`): the
         cost-weighted Gini impurity of CART, as the paper's "cost-sensitive
-        CART" (§2.3.1; spec §4.2 takes Gini as the default); on RF 20 Case 7,
-        0.7407 against 0.7360 with ``"gain"`` (10 training sets).
+        CART" (§2.3.1); slightly better than ``"gain"`` on RF 20 (same notes).
     max_features : int, float, "sqrt", "log2" or None, default=None
         FR1, q0 ("TRK rfs"): features drawn at each master-tree node
         (``None``: all q).
@@ -107,10 +107,9 @@ class RankingForest(BaseRanker, BaseEstimator):
         (a float or "sqrt"/"log2" is taken of q0; ``None``: all q0).  The
         default, FR2 alone with q1 = ⌊√q0⌋, is the per-node feature draw of
         random forests; Table 1's rows with q0 = q (Cases 2, 5 and 8) are
-        within 0.006 of its best rows.  Mean test AUC over 6 training sets:
-        0.754 on RF 20 (0.738 with q0 = q1 = 5), 0.878 on RF 10 sparse (0.880)
-        and 0.719 on RF 10 (0.727).  Only the q1 drawn features are sorted at
-        a LeafRank node, so a small q1 also makes the fit fast.
+        within 0.006 of its best rows (our comparison with q0 = q1 = 5 is in
+        the notes of ``bench/bench_tree.py``).  Only the q1 drawn features are
+        sorted at a LeafRank node, so a small q1 also makes the fit fast.
     aggregation : {"kemeny", "mean_rank", "median_rank", "footrule", "plugin", \
 "mean_score"}, default="kemeny"
         ``"kemeny"``: approximate Kendall median (the paper's §5); the others
@@ -132,7 +131,7 @@ class RankingForest(BaseRanker, BaseEstimator):
         reference is a random subset of ``max_cells`` training rows; the other
         cells are scored as unseen.
     oob_score : bool, default=False
-        Compute ``oob_score_``, the out-of-bag AUC (§3.3).
+        Compute ``oob_score_``, the out-of-bag AUC (§3.3; see ``oob_score_``).
     compute_stability : bool, default=False
         Compute ``stability_`` (eq. (9)) during ``fit``: B(B−1)/2 Kendall
         distances, so off by default (:meth:`stability` computes it on demand).
@@ -161,21 +160,37 @@ class RankingForest(BaseRanker, BaseEstimator):
         between their rankings of the training points (at most 2000 of them);
         see :meth:`stability` for another sample.
     oob_score_ : float
-        With ``oob_score=True``: out-of-bag AUC.  Each (positive, negative)
-        training pair is decided by a majority vote of the trees whose
-        resample contains neither point (½ for a tied vote); pairs that no
-        tree leaves out are skipped.
+        With ``oob_score=True``: out-of-bag AUC.  Each training point is scored
+        by the mean, over the trees whose resample does not hold it, of the
+        mid-rank of its leaf among the training points (the ``"mean_rank"``
+        aggregation of the trees that did not see it, as random forests score
+        out of bag); ``oob_score_`` is the AUC of these scores over the points
+        that some tree leaves out.  The paper (§3.3) judges each pair by the
+        trees whose resample holds neither point without saying how to combine
+        them; a vote per pair costs O(n+·n-·B), this estimate O(n·B + n log n),
+        and it estimates the forest's AUC rather than that of a few trees.
 
     Notes
     -----
     Unseen cells: a test point whose leaf signature does not occur in the
     training sample (the usual case with B = 50 trees) is placed where its
     Kendall cost against the B trees is least, the consensus of the training
-    cells staying fixed (spec §6.6); :meth:`rank_transductive` instead takes the
-    median over the cells of the points to rank (paper §3.2.4, option 2).
+    cells staying fixed (pauc's choice: the paper does not say how to score
+    unseen cells); :meth:`rank_transductive` instead takes the median over the
+    cells of the points to rank (§3.2.4, option 2).
 
     The annealing is a heuristic for an NP-hard problem (§3.2.3): it carries
     none of the guarantees of §4, which assume an exact median.
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010;
+       sections, equations and Table 1 numbered as in the preprint).
+    .. [2] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint hal-00268068).
+    .. [3] Breiman, L. "Random forests." Machine Learning 45(1), 2001 (the
+       out-of-bag estimate).
 
     Examples
     --------
@@ -266,6 +281,12 @@ class RankingForest(BaseRanker, BaseEstimator):
         Returns
         -------
         self
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           §3.3 (the algorithm RANKING FOREST), §3.1 (FR1/FR2).
         """
         self._validate_params()
         X, is_pos, _ = self._validate_training_data(
@@ -295,7 +316,7 @@ class RankingForest(BaseRanker, BaseEstimator):
 
         params = self._tree_params()
         X = np.asfortranarray(X)
-        ranks = _splitter.rank_features(X, _argsort_columns(X, self.n_jobs))
+        ranks = _grow.rank_features(X, _argsort_columns(X, self.n_jobs))
         is_pos_u8 = is_pos.astype(np.uint8)
         # Threads: the growth runs in Cython without the GIL and shares X and ranks.
         fitted = Parallel(n_jobs=self.n_jobs, prefer="threads")(
@@ -371,6 +392,12 @@ class RankingForest(BaseRanker, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples,)
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           §3.2-3.3 (aggregation), eq. (8) (plug-in).
         """
         X = self._check_X(X)
         if self.aggregation == "mean_score":
@@ -391,6 +418,12 @@ class RankingForest(BaseRanker, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
             Bucket level of each sample's cell (0 = bottom).
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           §3.2.4 (ranks vs. rankings), §3.2.3 (median rankings).
         """
         X = self._check_X(X)
         profile = cell_profile(self._leaves(X))
@@ -402,7 +435,7 @@ class RankingForest(BaseRanker, BaseEstimator):
 
     # ------------------------------------------------------------------ diagnostics
     def stability(self, X):
-        """Ŝtab_n (paper 003, eq. (9) and below): mean d̂_τX between pairs of trees.
+        """Ŝtab_n (Ranking Forests, eq. (9) and below): mean d̂_τX between pairs of trees.
 
         d̂_τX (eq. (6)) is the share of pairs of samples of X that two trees
         order discordantly, counting ½ for a pair tied by one tree only.
@@ -410,6 +443,12 @@ class RankingForest(BaseRanker, BaseEstimator):
         Returns
         -------
         float
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           eq. (6) and (9).
         """
         return self._stability_of(self._leaves(self._check_X(X)), None)
 
@@ -428,23 +467,30 @@ class RankingForest(BaseRanker, BaseEstimator):
         return 2.0 * total / (n_trees * (n_trees - 1))
 
     def _oob_auc(self, leaves, is_pos):
-        n_samples, n_trees = leaves.shape
-        oob = np.ones((n_samples, n_trees), dtype=bool)
+        """Out-of-bag AUC (§3.3): every training point scored by the trees whose
+        resample does not hold it, then one AUC over the points.
+
+        A point's out-of-bag score is the mean, over those trees, of the mid-rank
+        of its leaf among the training points (the mean-rank aggregation of the
+        trees that did not see it, as random forests score a point by the trees
+        that did not see it); the AUC of these scores is one sort-based count
+        (:func:`pauc.metrics.roc_auc`).  O(n·B) to add up the scores and
+        O(n log n) for the AUC, never the n+·n- pairs.
+        """
+        from ..metrics import roc_auc
+
+        n_samples = leaves.shape[0]
+        total = np.zeros(n_samples)
+        n_oob = np.zeros(n_samples, dtype=np.int64)
+        oob = np.empty(n_samples, dtype=bool)
         for b, rows in enumerate(self.estimators_samples_):
-            oob[rows, b] = False
-        pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
-        leaves_neg, oob_neg = leaves[neg], oob[neg]
-        total, n_pairs = 0.0, 0
-        # One positive at a time: O(n_neg · B) memory, never the n_pos × n_neg pairs.
-        for i in pos:
-            usable = oob_neg & oob[i]
-            up = ((leaves[i] < leaves_neg) & usable).sum(axis=1)
-            down = ((leaves[i] > leaves_neg) & usable).sum(axis=1)
-            voted = usable.any(axis=1)
-            total += float((up[voted] > down[voted]).sum()
-                           + 0.5 * (up[voted] == down[voted]).sum())
-            n_pairs += int(voted.sum())
-        if n_pairs == 0:
-            raise ValueError("no (positive, negative) pair is out of bag for any tree; "
-                             "oob_score needs more trees or smaller resamples")
-        return total / n_pairs
+            oob.fill(True)
+            oob[rows] = False            # a row drawn twice is in the bag all the same
+            total[oob] += self._mean_rank_tables[b, leaves[oob, b]]
+            n_oob[oob] += 1
+        seen = n_oob > 0
+        y_seen = is_pos[seen]
+        if y_seen.all() or not y_seen.any():
+            raise ValueError("no positive or no negative training sample is out of bag for "
+                             "any tree; oob_score needs more trees or smaller resamples")
+        return float(roc_auc(y_seen.astype(np.uint8), total[seen] / n_oob[seen]))
