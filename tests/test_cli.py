@@ -83,3 +83,89 @@ def test_unknown_method_is_a_usage_error():
     with pytest.raises(SystemExit) as exc:
         main(["compare", "--methods", "nope"])
     assert exc.value.code == 2
+
+
+# ---------------------------------------------------------------- issue 21
+
+
+def _csv_pair(tmp_path, test_header):
+    """A training CSV (a, b, c, label) and a test CSV with the same rows under
+    ``test_header`` (the same columns, reordered)."""
+    rng = np.random.default_rng(5)
+
+    def rows(n):
+        k = rng.integers(0, 2, n)
+        return [{"a": f"{rng.normal() + 1.5 * c:.3f}", "b": f"{rng.normal():.3f}",
+                 "c": f"{rng.normal() - c:.3f}", "label": str(c)} for c in k]
+
+    def write(path, header, records):
+        path.write_text(",".join(header) + "\n"
+                        + "\n".join(",".join(r[h] for h in header) for r in records) + "\n")
+        return path
+
+    train, test = rows(200), rows(150)
+    return (write(tmp_path / "train.csv", ["a", "b", "c", "label"], train),
+            write(tmp_path / "test_same.csv", ["a", "b", "c", "label"], test),
+            write(tmp_path / "test_moved.csv", test_header, test))
+
+
+def test_test_csv_columns_are_matched_by_name(tmp_path, capsys):
+    """Issue 21, item 2: a test CSV whose header is the training header reordered
+    (c,label,b,a) gave AUC 0.50 for every method; columns are matched by name."""
+    train, same, moved = _csv_pair(tmp_path, ["c", "label", "b", "a"])
+    results = []
+    for test in (same, moved):
+        assert main(["compare", "--data", str(train), "--test", str(test), "--label-column",
+                     "label", "--methods", "logreg", "svm-auc", "--quiet", "--json"]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    for a, b in zip(*results):
+        assert a["test_auc"] == b["test_auc"] > 0.8
+        assert a["test_pauc"] == b["test_pauc"]
+
+
+def test_test_csv_with_missing_or_extra_columns_is_refused(tmp_path, capsys):
+    train, _, _ = _csv_pair(tmp_path, ["c", "label", "b", "a"])
+    other = tmp_path / "other.csv"
+    other.write_text("a,b,d,label\n1,2,3,0\n2,3,4,1\n")
+    assert main(["compare", "--data", str(train), "--test", str(other), "--label-column",
+                 "label", "--methods", "logreg", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "lacks the column(s) ['c']" in err and "['d']" in err
+
+
+def test_duplicate_methods_run_once(small_svmlight, capsys):
+    assert main(["compare", "--data", str(small_svmlight), "--methods", "logreg", "svm-auc",
+                 "logreg", "--json", "--quiet"]) == 0
+    assert [r["method"] for r in json.loads(capsys.readouterr().out)] == ["logreg", "svm-auc"]
+
+
+def test_plot_path_is_checked_before_fitting(small_svmlight, tmp_path, capsys, monkeypatch):
+    import pauc.__main__ as cli
+
+    fitted = []
+    monkeypatch.setattr(cli, "_fit", lambda *a: fitted.append(a) or [])
+    bad = tmp_path / "no" / "such" / "roc.png"
+    assert main(["compare", "--data", str(small_svmlight), "--methods", "logreg",
+                 "--plot", str(bad)]) == 2
+    assert "--plot" in capsys.readouterr().err and not fitted
+
+
+def test_progress_is_plain_lines_off_a_terminal(small_svmlight, capsys):
+    assert main(["compare", "--data", str(small_svmlight), "--methods", "logreg", "svm-auc",
+                 "--json"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    assert [line.split()[:2] for line in err.splitlines()] == [["fitting", "logreg"],
+                                                               ["fitting", "svm-auc"]]
+
+
+def test_pos_label_1_on_labels_written_1_0(tmp_path, capsys):
+    rng = np.random.default_rng(2)
+    lines = ["x,y,label"] + [f"{rng.normal() + k:.3f},{rng.normal():.3f},{float(k)}"
+                             for k in rng.integers(0, 2, 150)]
+    path = tmp_path / "f.csv"
+    path.write_text("\n".join(lines) + "\n")
+    for extra in ([], ["--pos-label", "1"], ["--pos-label", "1.0"]):
+        assert main(["compare", "--data", str(path), "--label-column", "label", *extra,
+                     "--methods", "logreg", "--quiet", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)[0]["test_auc"] > 0.6

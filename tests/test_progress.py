@@ -62,11 +62,18 @@ def test_partial_auc_svm_reports_iterations(data, monkeypatch):
     assert seen[-1].endswith(f"iteration {est.n_iter_}")
 
 
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal (the live line is for terminals only)."""
+
+    def isatty(self):
+        return True
+
+
 def test_live_thread_prints_iterations(data, monkeypatch):
     """The background thread (every 0.5 s) catches the iteration of a slow fit."""
     X, y = data
     est = AUCSVM(C=10.0, tol=1e-4)
-    stream = io.StringIO()
+    stream = _Terminal()
     progress = [None]
     # 0.2 s per oracle call: a fit of >= 3 iterations outlasts one 0.5 s tick.
     _spy(monkeypatch, "auc_oracle", [], progress, delay=0.2)
@@ -76,3 +83,19 @@ def test_live_thread_prints_iterations(data, monkeypatch):
     text = stream.getvalue()
     assert "\rfitting svm-auc" in text and "iteration " in text
     assert text.rstrip().endswith("done")
+
+
+def test_plain_lines_when_not_a_terminal(data, monkeypatch):
+    """In a pipe or a log file no line is rewritten: one plain line per method, no \\r."""
+    X, y = data
+    est = AUCSVM(C=10.0, tol=1e-4)
+    stream = io.StringIO()
+    progress = [None]
+    _spy(monkeypatch, "auc_oracle", [], progress, delay=0.2)
+    with _Progress("svm-auc", est, stream, enabled=True) as p:
+        progress[0] = p
+        est.fit(X, y)
+    text = stream.getvalue()
+    assert "\r" not in text
+    assert text.count("\n") == 1 and text.startswith("fitting svm-auc") \
+        and text.rstrip().endswith("done")
