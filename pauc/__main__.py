@@ -248,7 +248,7 @@ def _print_table(rows, fpr_range, out):
     """The table; a method that warned gets a note, and its warnings are listed below."""
     a, b = fpr_range
     header = (f"{'method':<14} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15} "
-              f"{f'TPR@{b:g}':>9}  {'note':<20}  parameters")
+              f"{f'TPR@{b:g}':>9}  {'note':<22}  parameters")
     print(header, file=out)
     print("-" * len(header), file=out)
     notes = []
@@ -260,7 +260,7 @@ def _print_table(rows, fpr_range, out):
             label = "w = 0, no ranking" if r["degenerate"] else "warned"
             note = f"{label} [{len(notes)}]"
         print(f"{r['method']:<14} {r['fit_seconds']:>8.2f} {r['test_auc']:>7.4f} "
-              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}  {note:<20}  {params}",
+              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}  {note:<22}  {params}",
               file=out)
     if notes:
         print(file=out)

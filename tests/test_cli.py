@@ -169,3 +169,30 @@ def test_pos_label_1_on_labels_written_1_0(tmp_path, capsys):
         assert main(["compare", "--data", str(path), "--label-column", "label", *extra,
                      "--methods", "logreg", "--quiet", "--json"]) == 0
         assert json.loads(capsys.readouterr().out)[0]["test_auc"] > 0.6
+
+
+def test_degenerate_model_is_flagged_in_the_table(tmp_path, capsys):
+    """Issue 21, item 1: on the issue's split svm-pauc's optimum is w = 0 and the fit
+    returned noise (test AUC 0.148, no word).  Now: AUC 0.5, a note in the table, the
+    warning printed under it, "degenerate" in the JSON."""
+    from sklearn.datasets import dump_svmlight_file, make_classification
+    from sklearn.model_selection import train_test_split
+
+    X, y = make_classification(600, 10, n_informative=4, flip_y=0.05, class_sep=0.8,
+                               random_state=27)
+    Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.5, random_state=27)
+    train, test = tmp_path / "train.svm", tmp_path / "test.svm"
+    dump_svmlight_file(Xa, ya, str(train))
+    dump_svmlight_file(Xb, yb, str(test))
+    argv = ["compare", "--data", str(train), "--test", str(test), "--methods", "svm-pauc",
+            "svm-auc", "--quiet"]
+    assert main(argv + ["--json"]) == 0
+    rows = {r["method"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["svm-pauc"]["degenerate"] and rows["svm-pauc"]["test_auc"] == 0.5
+    assert any("DegenerateSolutionWarning" in m for m in rows["svm-pauc"]["warnings"])
+    assert not rows["svm-auc"]["degenerate"] and rows["svm-auc"]["test_auc"] > 0.8
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("svm-pauc"))
+    assert "w = 0, no ranking [1]" in line
+    assert "[1] svm-pauc: DegenerateSolutionWarning" in out and "widen fpr_range" in out
