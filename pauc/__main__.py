@@ -248,7 +248,7 @@ def _print_table(rows, fpr_range, out):
     """The table; a method that warned gets a note, and its warnings are listed below."""
     a, b = fpr_range
     header = (f"{'method':<14} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15} "
-              f"{f'TPR@{b:g}':>9}  {'note':<22}  parameters")
+              f"{f'TPR@{b:g}':>9}  {'note':<24}  parameters")
     print(header, file=out)
     print("-" * len(header), file=out)
     notes = []
@@ -257,10 +257,15 @@ def _print_table(rows, fpr_range, out):
         note = ""
         if r["warnings"]:
             notes.append((r["method"], r["warnings"]))
-            label = "w = 0, no ranking" if r["degenerate"] else "warned"
+            if r["degenerate"]:
+                label = "w = 0, no ranking"
+            elif any(m.startswith("DegenerateSolutionWarning") for m in r["warnings"]):
+                label = "does not beat w = 0"
+            else:
+                label = "warned"
             note = f"{label} [{len(notes)}]"
         print(f"{r['method']:<14} {r['fit_seconds']:>8.2f} {r['test_auc']:>7.4f} "
-              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}  {note:<22}  {params}",
+              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}  {note:<24}  {params}",
               file=out)
     if notes:
         print(file=out)

@@ -49,11 +49,7 @@ def test_compare_tune_and_plot(small_svmlight, tmp_path, capsys):
 
 
 def test_compare_csv(tmp_path, capsys):
-    rng = np.random.default_rng(1)
-    lines = ["a,b,label"] + [f"{rng.normal() + k:.3f},{rng.normal():.3f},{'yes' if k else 'no'}"
-                             for k in rng.integers(0, 2, 120)]
-    path = tmp_path / "d.csv"
-    path.write_text("\n".join(lines) + "\n")
+    path = _two_feature_csv(tmp_path / "d.csv", 1, 120, lambda k: "yes" if k else "no")
     assert main(["compare", "--data", str(path), "--label-column", "label", "--pos-label",
                  "yes", "--methods", "logreg", "--quiet", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["test_auc"] > 0.6
@@ -159,12 +155,17 @@ def test_progress_is_plain_lines_off_a_terminal(small_svmlight, capsys):
                                                                ["fitting", "svm-auc"]]
 
 
-def test_pos_label_1_on_labels_written_1_0(tmp_path, capsys):
-    rng = np.random.default_rng(2)
-    lines = ["x,y,label"] + [f"{rng.normal() + k:.3f},{rng.normal():.3f},{float(k)}"
-                             for k in rng.integers(0, 2, 150)]
-    path = tmp_path / "f.csv"
+def _two_feature_csv(path, seed, n, label):
+    """A CSV ``a,b,label`` whose first feature is shifted by the class (``label(k)``)."""
+    rng = np.random.default_rng(seed)
+    lines = ["a,b,label"] + [f"{rng.normal() + k:.3f},{rng.normal():.3f},{label(k)}"
+                             for k in rng.integers(0, 2, n)]
     path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_pos_label_1_on_labels_written_1_0(tmp_path, capsys):
+    path = _two_feature_csv(tmp_path / "f.csv", 2, 150, float)
     for extra in ([], ["--pos-label", "1"], ["--pos-label", "1.0"]):
         assert main(["compare", "--data", str(path), "--label-column", "label", *extra,
                      "--methods", "logreg", "--quiet", "--json"]) == 0

@@ -70,33 +70,29 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_live_thread_prints_iterations(data, monkeypatch):
-    """The background thread (every 0.5 s) catches the iteration of a slow fit."""
+def _slow_fit_text(data, monkeypatch, stream):
+    """What _Progress writes to ``stream`` while AUCSVM fits, 0.2 s per oracle call (a fit
+    of >= 3 iterations outlasts one 0.5 s tick of the live line)."""
     X, y = data
     est = AUCSVM(C=10.0, tol=1e-4)
-    stream = _Terminal()
     progress = [None]
-    # 0.2 s per oracle call: a fit of >= 3 iterations outlasts one 0.5 s tick.
     _spy(monkeypatch, "auc_oracle", [], progress, delay=0.2)
     with _Progress("svm-auc", est, stream, enabled=True) as p:
         progress[0] = p
         est.fit(X, y)
-    text = stream.getvalue()
+    return stream.getvalue()
+
+
+def test_live_thread_prints_iterations(data, monkeypatch):
+    """The background thread (every 0.5 s) catches the iteration of a slow fit."""
+    text = _slow_fit_text(data, monkeypatch, _Terminal())
     assert "\rfitting svm-auc" in text and "iteration " in text
     assert text.rstrip().endswith("done")
 
 
 def test_plain_lines_when_not_a_terminal(data, monkeypatch):
     """In a pipe or a log file no line is rewritten: one plain line per method, no \\r."""
-    X, y = data
-    est = AUCSVM(C=10.0, tol=1e-4)
-    stream = io.StringIO()
-    progress = [None]
-    _spy(monkeypatch, "auc_oracle", [], progress, delay=0.2)
-    with _Progress("svm-auc", est, stream, enabled=True) as p:
-        progress[0] = p
-        est.fit(X, y)
-    text = stream.getvalue()
+    text = _slow_fit_text(data, monkeypatch, io.StringIO())
     assert "\r" not in text
     assert text.count("\n") == 1 and text.startswith("fitting svm-auc") \
         and text.rstrip().endswith("done")

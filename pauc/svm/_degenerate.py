@@ -134,7 +134,7 @@ def warn_no_better_than_zero(estimator, advice, zeroed):
     else:
         what = ("coef_ is kept (it is above the master QP's resolution), but its ranking is "
                 "where the solver stopped, not the optimum's, which is w = 0 or within "
-                "C * tol of it.")
+                "C * tol of it (it may still rank well: judge it on held-out data).")
     warnings.warn(
         f"{type(estimator).__name__}: the fitted w does not beat w = 0 on the objective "
         f"1/2 ||w||^2 + C R(w) (C={C:g}); {what} {advice} If instead the optimum's gain "
