@@ -184,12 +184,17 @@ def _check_plot_path(path):
 
 
 def _fit(estimator, X, y):
-    """Fit, and return the messages of the warnings raised meanwhile (shown in the table)."""
+    """Fit, and return the messages of the warnings meant for the user (``UserWarning``:
+    convergence, degenerate solutions), shown in the table; others (deprecations in the
+    libraries) go their usual way."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         estimator.fit(X, y)
     messages = []
     for w in caught:
+        if not issubclass(w.category, UserWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            continue
         text = f"{w.category.__name__}: {w.message}"
         if text not in messages:
             messages.append(text)

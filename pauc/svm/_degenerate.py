@@ -115,12 +115,14 @@ def spread(X):
     the largest distance of a row to the mean and typically about this.
     """
     n = X.shape[0]
-    if hasattr(X, "multiply"):          # scipy.sparse: never densified
-        square = float(X.multiply(X).sum()) / n
-        mean = np.asarray(X.mean(axis=0)).ravel()
+    # No copy of X (the fit's memory budget): one dot product of the stored values.
+    if hasattr(X, "tocsr"):             # scipy.sparse (summed duplicates assumed)
+        data = X.tocsr().data
+        square = float(np.dot(data, data)) / n
+        mean = np.asarray(X.mean(axis=0, dtype=np.float64)).ravel()
     else:
-        square = float(np.einsum("ij,ij->", X, X)) / n
-        mean = X.mean(axis=0)
+        square = float(np.einsum("ij,ij->", X, X, dtype=np.float64)) / n
+        mean = X.mean(axis=0, dtype=np.float64)
     return float(np.sqrt(max(square - float(mean @ mean), 0.0)))
 
 
