@@ -318,6 +318,26 @@ class _RankingScorer:
 
     def __init__(self, name, metric, pos_label, kwargs):
         self._name, self._metric, self._pos_label, self._kwargs = name, metric, pos_label, kwargs
+        self._sample_weight_request = None
+
+    def set_score_request(self, *, sample_weight=None):
+        """Ask for ``sample_weight`` under scikit-learn's metadata routing.
+
+        With ``sklearn.set_config(enable_metadata_routing=True)``,
+        ``scorer.set_score_request(sample_weight=True)`` makes ``GridSearchCV``
+        pass the weights given to its ``fit`` on to this scorer (as for the
+        scorers of ``sklearn.metrics.make_scorer``).  Returns the scorer.
+        """
+        self._sample_weight_request = sample_weight
+        return self
+
+    def get_metadata_routing(self):
+        """The metadata this scorer asks for (scikit-learn's routing protocol)."""
+        from sklearn.utils.metadata_routing import MetadataRequest
+
+        request = MetadataRequest(owner=type(self).__name__)
+        request.score.add_request(param="sample_weight", alias=self._sample_weight_request)
+        return request
 
     def __repr__(self):
         shown = dict(self._kwargs)

@@ -114,3 +114,29 @@ def test_scorer_with_a_pauc_ranker_uses_its_pos_label(data):
         roc_auc(y, model.decision_function(X), pos_label=0))
     assert roc_auc_scorer()(model, X, y) == pytest.approx(model.score(X, y))
     assert roc_auc_scorer()(model, X, y) > 0.8
+
+
+def test_scorer_sample_weight_and_metadata_routing(data):
+    """Weights reach the metric; under metadata routing the scorer asks for them like
+    make_scorer's scorers do (set_score_request), and refuses them unasked."""
+    import sklearn
+
+    X, y = data
+    w = np.random.default_rng(0).random(y.shape[0])
+    model = LogisticRegression().fit(X, y)
+    scorer = partial_auc_scorer(fpr_range=(0, 0.3))
+    assert scorer(model, X, y, sample_weight=w) == pytest.approx(
+        partial_auc(y, model.decision_function(X), fpr_range=(0, 0.3), sample_weight=w))
+    grid = {"C": [0.01, 1.0]}
+    with sklearn.config_context(enable_metadata_routing=True):
+        est = LogisticRegression(solver="liblinear").set_fit_request(sample_weight=False)
+        with pytest.raises(ValueError, match="set_score_request"):
+            GridSearchCV(est, grid, scoring=partial_auc_scorer(), cv=3).fit(X, y, sample_weight=w)
+        weighted = GridSearchCV(est, grid, cv=3,
+                                scoring=partial_auc_scorer().set_score_request(sample_weight=True)
+                                ).fit(X, y, sample_weight=w)
+    plain = GridSearchCV(LogisticRegression(solver="liblinear"), grid, cv=3,
+                         scoring=partial_auc_scorer()).fit(X, y)
+    scores = weighted.cv_results_["mean_test_score"]
+    assert np.isfinite(scores).all()
+    assert not np.allclose(scores, plain.cv_results_["mean_test_score"])
