@@ -7,10 +7,11 @@ Estimators (scikit-learn API: ``fit``, ``decision_function``, ``score``):
 * :class:`AUCBoost`, :class:`MartiRank` -- AUC boosting (Long & Servedio).
 
 Metrics in :mod:`pauc.metrics`, surrogates in :mod:`pauc.surrogates`, data in
-:mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional).
+:mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional), warnings
+in :mod:`pauc.exceptions`.
 """
 
-from . import datasets, metrics, surrogates
+from . import datasets, exceptions, metrics, surrogates
 from .boost import AUCBoost, MartiRank
 from .metrics import partial_auc, roc_auc, roc_curve, tpr_at_fpr
 from .svm import AUCSVM, PartialAUCSVM
@@ -26,6 +27,7 @@ __all__ = [
     "RankingForest",
     "TreeRank",
     "datasets",
+    "exceptions",
     "metrics",
     "partial_auc",
     "roc_auc",

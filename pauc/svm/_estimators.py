@@ -37,6 +37,7 @@ from . import oracles
 from ._coarse_to_fine import solve_coarse_to_fine
 from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
+from ._degenerate import AUC_ADVICE, PAUC_ADVICE, compare_with_zero, warn_no_better_than_zero
 from ._threads import single_blas_thread
 
 _QP_SOLVERS = ("osqp", "cvxpy")
@@ -185,8 +186,29 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         scores = None if solver is None else solver.scores_
         return np.asarray(X @ self.coef_).ravel() if scores is None else scores
 
+    def _zero_if_degenerate(self, X, oracle, C, advice, hinge=None):
+        """Compare the fit with ``w = 0`` (:mod:`pauc.svm._degenerate`): a fit that does
+        not beat it warns, and when its ``w`` is also below the master QP's resolution
+        ``coef_`` becomes exactly 0 and ``degenerate_`` True.  Returns ``degenerate_``."""
+        beats_zero, noise = compare_with_zero(X, self.coef_, oracle, C, float(self.qp_eps),
+                                              hinge=hinge)
+        self.degenerate_ = not beats_zero and noise
+        if self.degenerate_:
+            self.coef_ = np.zeros_like(self.coef_)
+        if not beats_zero:
+            warn_no_better_than_zero(self, advice, zeroed=self.degenerate_)
+        return self.degenerate_
+
     def _set_threshold(self, scores, is_pos, operating_fpr):
-        """``threshold_`` of :meth:`predict` by the package's rule (:mod:`pauc._threshold`)."""
+        """``threshold_`` of :meth:`predict` by the package's rule (:mod:`pauc._threshold`).
+
+        A degenerate model (every score 0) predicts the negative class
+        everywhere: no threshold on tied scores reaches a training FPR below 1
+        but the one above them all (FPR 0, TPR 0).
+        """
+        if getattr(self, "degenerate_", False):
+            self.threshold_ = np.inf
+            return
         self.threshold_ = operating_threshold(scores, is_pos, operating_fpr)
 
     # -------------------------------------------------------------- predict
@@ -281,6 +303,16 @@ class AUCSVM(_StructuralSVM):
     coarse_iter_ : ndarray of int
         Cutting-plane iterations of each coarse level, coarsest first (empty
         when the fit did not start coarse; see ``coarse_to_fine``).
+    degenerate_ : bool
+        True when the solution found did not beat ``w = 0`` on the objective
+        (the surrogate's optimum is ``w = 0``, or its gain over it is below
+        the solver's accuracy) and is below the master QP's resolution
+        (rounding noise): ``coef_`` is then exactly 0, every score ties, and
+        ``threshold_`` is ``inf`` (:meth:`predict` says ``classes_[0]``
+        everywhere).  A :class:`~pauc.exceptions.DegenerateSolutionWarning`
+        says what to change; it is also raised, with ``coef_`` kept, when the
+        solution does not beat ``w = 0`` but is above that resolution (see
+        :mod:`pauc.svm._degenerate`).
     n_features_in_ : int
 
     Notes
@@ -330,6 +362,9 @@ class AUCSVM(_StructuralSVM):
         # Single-threaded BLAS: see CuttingPlaneSolver.solve.
         with single_blas_thread(), self._fitting():
             solver = self._run_solver(X, partial(_auc_oracle_on, is_pos, weight), C, tol)
+            if self._zero_if_degenerate(X, _auc_oracle_on(is_pos, weight, slice(None)), C,
+                                        AUC_ADVICE):
+                solver = None
             self._set_threshold(self._training_scores(X, solver), is_pos, self.operating_fpr)
         return self
 
@@ -402,6 +437,9 @@ class PartialAUCSVM(_StructuralSVM):
     ----------
     coef_, classes_, threshold_, n_iter_, converged_, history_, coarse_iter_, n_features_in_
         As in :class:`AUCSVM`.
+    degenerate_ : bool
+        As in :class:`AUCSVM`; more frequent here: for narrow windows the
+        tight surrogate is often smallest at ``w = 0``, whatever ``C``.
     j_alpha_, j_beta_ : int
         Empirical indices of the window on the training negatives.
     dc_history_ : ndarray or None
@@ -489,6 +527,9 @@ class PartialAUCSVM(_StructuralSVM):
                 solver = None
             else:
                 solver = self._run_solver(X, oracle_for, C, tol)
+            hinge = (is_pos, self.j_alpha_, self.j_beta_) if dc else None
+            if self._zero_if_degenerate(X, oracle_for(slice(None)), C, PAUC_ADVICE, hinge):
+                solver = None
             self._set_threshold(self._training_scores(X, solver), is_pos, operating)
         return self
 
