@@ -113,14 +113,49 @@ def check_binary_classes(classes, pos_label):
     return check_pos_label(classes, pos_label)
 
 
-def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None):
+# float64 holds every integer of magnitude up to 2**53 exactly, and no more.
+_EXACT_INTEGERS = 2 ** 53
+
+
+def _integer_ranks(y_score):
+    """Dense ranks (float64) and distinct values of integer scores float64 cannot hold.
+
+    Distinct integers beyond 2**53 (nanosecond timestamps, hashed ids) can round
+    to the same float64, or keep their order only by luck: ranking them as
+    floats ties or swaps them.  Their dense ranks order and tie exactly as the
+    integers do and are small enough for float64.  Returns None when the scores
+    are not integers, or are all within +-2**53.
+    """
+    if y_score.dtype.kind == "O":
+        if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+                   for v in y_score):
+            return None
+    elif y_score.dtype.kind not in "iu":
+        return None
+    if y_score.shape[0] == 0 or (-_EXACT_INTEGERS <= y_score.min()
+                                 and y_score.max() <= _EXACT_INTEGERS):
+        return None
+    values, ranks = np.unique(y_score, return_inverse=True)
+    return ranks.astype(np.float64).ravel(), values
+
+
+def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None,
+                        exact_ranks=False):
     """Validate a binary ranking problem.
+
+    With ``exact_ranks`` (the rank-based metrics), integer scores beyond
+    2**53 in magnitude are replaced by their dense ranks, which float64
+    holds exactly, so that they order and tie as the integers do; the
+    distinct values are returned to map ranks back to scores.
 
     Returns
     -------
     is_pos : bool array
     score : float array (float32 kept, anything else as float64)
     weight : float64 array or None
+    values : ndarray or None
+        Only with ``exact_ranks``: the distinct scores, ``values[k]`` being
+        the score of rank ``k`` when ``score`` holds ranks, else None.
     """
     y_true = column_or_1d(y_true, warn=True)
     y_score = column_or_1d(y_score, warn=True)
@@ -128,12 +163,18 @@ def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None):
         raise ValueError(
             f"y_true and y_score differ in length: {y_true.shape[0]} != {y_score.shape[0]}"
         )
-    if y_score.dtype != np.float32:
+    ranked = _integer_ranks(y_score) if exact_ranks else None
+    values = None
+    if ranked is not None:
+        y_score, values = ranked
+    elif y_score.dtype != np.float32:
         y_score = y_score.astype(np.float64, copy=False)
     if not np.isfinite(y_score).all():
         raise ValueError("y_score contains NaN or infinity")
     pos_label = check_binary_classes(_classes(y_true), pos_label)
     is_pos, weight = positives_and_weights(y_true, pos_label, sample_weight, y_score)
+    if exact_ranks:
+        return is_pos, y_score, weight, values
     return is_pos, y_score, weight
 
 
@@ -149,6 +190,23 @@ def check_fpr_range(fpr_range, name="fpr_range"):
     if not (0.0 <= alpha < beta <= 1.0):
         raise ValueError(f"{name} must satisfy 0 <= alpha < beta <= 1, got {fpr_range!r}")
     return alpha, beta
+
+
+def check_rate(value, name, *, low_open=False, high_open=False):
+    """``value`` as a float in [0, 1] (ends excluded as asked), or a ValueError naming ``name``.
+
+    NaN, booleans, strings and None are refused: a rate given as ``"0.1"`` is
+    a mistake to report, not a number to guess.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
+    rate = float(value)
+    low_ok = rate > 0.0 if low_open else rate >= 0.0
+    high_ok = rate < 1.0 if high_open else rate <= 1.0
+    if not (low_ok and high_ok):      # also refuses NaN
+        interval = ("(" if low_open else "[") + "0, 1" + (")" if high_open else "]")
+        raise ValueError(f"{name} must be in {interval}, got {value!r}")
+    return rate
 
 
 def _near_integer(x):

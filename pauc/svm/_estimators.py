@@ -46,6 +46,7 @@ from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
 from ._design import InMemoryDesign
 from ._surrogates import SURROGATES, Problem, surrogate_row
+from ._degenerate import AUC_ADVICE, PAUC_ADVICE, compare_with_zero, warn_no_better_than_zero
 from ._threads import single_blas_thread
 
 _QP_SOLVERS = ("osqp", "cvxpy")
@@ -199,8 +200,45 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         self.converged_ = solver.converged_
         self.history_ = solver.history_
         self.coarse_iter_ = np.asarray(coarse_iter, dtype=np.intp)
-        # the scores of the last iteration when the design returned them
-        self.threshold_ = design.threshold(w, operating_fpr, scores=solver.scores_)
+        self._finish(design, problem_on(design), operating_fpr, solver.scores_)
+
+    def _finish(self, design, problem, operating_fpr, scores=None, hinge=None):
+        """The comparison with ``w = 0`` (in memory), then ``threshold_``.
+
+        ``scores``: ``X @ coef_`` of the solver's last iteration when the
+        design returned them; ``problem`` and ``hinge`` as in
+        :func:`~pauc.svm._degenerate.compare_with_zero`.
+        """
+        self.degenerate_ = False
+        if isinstance(design, InMemoryDesign) and (problem is not None or hinge is not None):
+            if self._zero_if_degenerate(design, problem, hinge):
+                scores = None
+        self._set_threshold(design, operating_fpr, scores)
+
+    def _zero_if_degenerate(self, design, problem, hinge=None):
+        """Compare the fit with ``w = 0`` (:mod:`pauc.svm._degenerate`): a fit that does
+        not beat it warns, and when its ``w`` is also below the master QP's resolution
+        ``coef_`` becomes exactly 0 and ``degenerate_`` True.  Returns ``degenerate_``."""
+        beats_zero, noise = compare_with_zero(design, self.coef_, problem, float(self.C),
+                                              float(self.qp_eps), hinge=hinge)
+        self.degenerate_ = not beats_zero and noise
+        if self.degenerate_:
+            self.coef_ = np.zeros_like(self.coef_)
+        if not beats_zero:
+            warn_no_better_than_zero(self, self._ADVICE, zeroed=self.degenerate_)
+        return self.degenerate_
+
+    def _set_threshold(self, design, operating_fpr, scores=None):
+        """``threshold_`` of :meth:`predict` by the package's rule (:mod:`pauc._threshold`).
+
+        A degenerate model (every score 0) predicts the negative class
+        everywhere: no threshold on tied scores reaches a training FPR below 1
+        but the one above them all (FPR 0, TPR 0).
+        """
+        if self.degenerate_:
+            self.threshold_ = np.inf
+            return
+        self.threshold_ = design.threshold(self.coef_, operating_fpr, scores=scores)
 
     # -------------------------------------------------------------- predict
     def decision_function(self, X):
@@ -291,6 +329,16 @@ class AUCSVM(_StructuralSVM):
     coarse_iter_ : ndarray of int
         Cutting-plane iterations of each coarse level, coarsest first (empty
         when the fit did not start coarse; see ``coarse_to_fine``).
+    degenerate_ : bool
+        True when the solution found did not beat ``w = 0`` on the objective
+        (the surrogate's optimum is ``w = 0``, or its gain over it is below
+        the solver's accuracy) and is below the master QP's resolution
+        (rounding noise): ``coef_`` is then exactly 0, every score ties, and
+        ``threshold_`` is ``inf`` (:meth:`predict` says ``classes_[0]``
+        everywhere).  A :class:`~pauc.exceptions.DegenerateSolutionWarning`
+        says what to change; it is also raised, with ``coef_`` kept, when the
+        solution does not beat ``w = 0`` but is above that resolution (see
+        :mod:`pauc.svm._degenerate`).
     n_features_in_ : int
 
     Notes
@@ -329,6 +377,8 @@ class AUCSVM(_StructuralSVM):
         self.coarse_to_fine = coarse_to_fine
         self.verbose = verbose
         self.pos_label = pos_label
+
+    _ADVICE = AUC_ADVICE
 
     def _fit(self, design):
         """Algorithm 1 with Joachims' AUC search (weighted pairs with ``sample_weight``)."""
@@ -403,6 +453,9 @@ class PartialAUCSVM(_StructuralSVM):
     ----------
     coef_, classes_, threshold_, n_iter_, converged_, history_, coarse_iter_, n_features_in_
         As in :class:`AUCSVM`.
+    degenerate_ : bool
+        As in :class:`AUCSVM`; more frequent here: for narrow windows the
+        tight surrogate is often smallest at ``w = 0``, whatever ``C``.
     j_alpha_, j_beta_ : int
         Empirical indices of the window on the training negatives.
     dc_history_ : ndarray or None
@@ -470,6 +523,8 @@ class PartialAUCSVM(_StructuralSVM):
         self.init = init
         self.pos_label = pos_label
 
+    _ADVICE = PAUC_ADVICE
+
     def _fit(self, design):
         """Algorithm 1 with the surrogate's search, or CCCP (Algorithm 4) where the
         surrogate table says so and the window does not start at 0."""
@@ -515,7 +570,7 @@ class PartialAUCSVM(_StructuralSVM):
         self.dc_history_ = np.array([step["objective"] for step in steps])
         # steps[0] is the starting point (no solve); one count per outer step after it.
         self.dc_inner_iter_ = np.array([step["inner_iter"] for step in steps[1:]], dtype=np.intp)
-        self.threshold_ = design.threshold(w, operating_fpr)
+        self._finish(design, None, operating_fpr, hinge=(self.j_alpha_, self.j_beta_))
         if not converged:
             warnings.warn(
                 f"the concave-convex procedure did not converge in dc_max_iter="
