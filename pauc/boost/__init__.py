@@ -1,4 +1,4 @@
-"""AUC boosting (paper 001, Long & Servedio, "Boosting the Area Under the ROC Curve").
+"""AUC boosting (Long & Servedio, "Boosting the Area Under the ROC Curve", NIPS 2007).
 
 * :class:`AUCBoost` -- AdaBoost on ½D+ + ½D− with each weak ranker turned into a
   balanced-error classifier by Lemma 4 (§3, Theorem 2);

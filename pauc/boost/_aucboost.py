@@ -1,11 +1,11 @@
-"""AUCBoost: AdaBoost on ½D+ + ½D− with Lemma 4 classifiers (paper 001, §3, Theorem 2).
+"""AUCBoost: AdaBoost on ½D+ + ½D− with Lemma 4 classifiers (Long & Servedio, §3, Theorem 2).
 
 Long & Servedio, "Boosting the Area Under the ROC Curve", §3: "AUCBoost works by
 running AdaBoost on ½D+ + ½D−".  Each round the weak ranker sees AdaBoost's
 current distribution D_t, and Lemma 4 turns its ranking function into a
 classifier with the *same* error on both classes, so that
 ``Pr_{D_t}[h_t(x) ≠ y] ≤ ½ − γ/4`` however D_t splits between the classes.
-Spec ``seed-001-aucboost.md`` §4 gives the loop written out:
+Written out, the loop is:
 
     w_1(i) = 1/(2m+) on positives, 1/(2m−) on negatives
     for t = 1..T:
@@ -32,19 +32,19 @@ from ._learners import check_weak_ranker, make_learner, ranker_scores
 from ._lemma4 import convert
 
 # e_t is clipped into [_MIN_ERROR, 1 − _MIN_ERROR]: a perfect round gets a large
-# but finite weight α (spec §11: "e_t → 0 gives α → ∞").
+# but finite weight α (as e_t → 0, α_t = ½ ln((1 − e_t)/e_t) → ∞).
 _MIN_ERROR = 1e-10
 
 
 class AUCBoost(BaseRanker, ClassifierMixin, BaseEstimator):
-    """AdaBoost on the balanced mixture with Lemma 4 weak classifiers (Theorem 2).
+    """AdaBoost on the balanced mixture with Lemma 4 weak classifiers ([1]_, Theorem 2).
 
     Parameters
     ----------
     n_estimators : int, default=100
         Number of boosting rounds T.  Theorem 2's worst case is
         ``T = ⌈8·ln(1/ε)/γ²⌉`` for training AUC ≥ 1 − ε with a γ-advantage weak
-        ranker (spec §4); in practice set T directly.
+        ranker (Theorem 2); in practice set T directly.
     weak_ranker : estimator or None, default=None
         None: the split ranking stump ``RankingStump(criterion="split_auc")``,
         ``h(x) = 1[s·x_j ≥ θ]`` of highest weighted AUC over features,
@@ -63,7 +63,7 @@ class AUCBoost(BaseRanker, ClassifierMixin, BaseEstimator):
         and the update ``w ∝ w·exp(−α_t y E_r[g_t])``.  This is exactly the
         AdaBoost of the paper's reference [5] (Freund & Schapire 1997, §4),
         which takes hypotheses with values in [0, 1] read as the probability
-        of predicting 1; it is spec §2's "L4-soft".  "randomized": draw the
+        of predicting 1 (Lemma 4's coin in expectation).  "randomized": draw the
         coins, vote ±1, ``α_t = ½ ln((1 − e_t)/e_t)`` with ``e_t`` the error of
         the drawn votes -- the same algorithm with Monte-Carlo noise in the
         reweighting.
@@ -154,6 +154,14 @@ class AUCBoost(BaseRanker, ClassifierMixin, BaseEstimator):
     Boosting stops early when the
     weak ranker has no edge (J = 0: no threshold separates the classes at all)
     or when a round makes no error.
+
+    References
+    ----------
+    .. [1] Long, P. M. and Servedio, R. A. "Boosting the Area Under the ROC
+       Curve." NIPS 2007.
+    .. [2] Freund, Y. and Schapire, R. E. "A Decision-Theoretic Generalization
+       of On-Line Learning and an Application to Boosting." Journal of
+       Computer and System Sciences 55(1), 1997 (the paper's reference [5]).
     """
 
     _parameter_constraints = {
@@ -174,7 +182,7 @@ class AUCBoost(BaseRanker, ClassifierMixin, BaseEstimator):
         self.pos_label = pos_label
 
     def fit(self, X, y):
-        """Run T rounds of AdaBoost on ½D+ + ½D− (spec §4, steps 1-3).
+        """Run T rounds of AdaBoost on ½D+ + ½D− (Long & Servedio, §3).
 
         Parameters
         ----------

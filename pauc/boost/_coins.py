@@ -1,11 +1,11 @@
-"""Label-independent coins that are a deterministic function of x (spec §2, §11).
+"""Label-independent coins that are a deterministic function of x (Lemma 4 of Long & Servedio).
 
 Lemma 4's classifier ``g(x, r)`` flips a coin ``r`` on one side of its
 threshold.  MartiRank routes examples by ``g``, and Theorem 8 needs the route
 to depend on ``x`` only, never on the label.  Drawing ``r`` from a seeded hash
 of ``(x, node)`` keeps that property and makes the fitted program a fixed
 function of ``x``: training and prediction see the same coin for the same row
-(spec §2, "L4-randomized (faithful)").
+(Lemma 4's randomized classifier, as the paper states it).
 
 The row key XORs one 64-bit mix per non-zero entry ``(column, value)``, so a
 row hashes the same whether it comes from a dense array or a sparse matrix,

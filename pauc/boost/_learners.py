@@ -1,4 +1,4 @@
-"""The weak-ranker oracle of the boosters (paper 001, Def. 1 and Def. 6).
+"""The weak-ranker oracle of the boosters (Long & Servedio, Def. 1 and Def. 6).
 
 A booster hands the oracle a distribution over its training sample -- weights
 (AUCBoost) or the subset of rows reaching a node (MartiRank: conditioning, not
@@ -6,12 +6,12 @@ reweighting) -- and gets back a ranking function ``h`` and its scores on those
 rows.  Two oracles:
 
 * :class:`StumpLearner` -- the ranking stump (either criterion); the columns
-  are sorted once per fit and every call is one Cython sweep (spec §7);
+  are sorted once per fit and every call is one Cython sweep;
 * :class:`EstimatorLearner` -- any scikit-learn estimator with
   ``decision_function`` or ``predict_proba`` (e.g. ``pauc.tree.TreeRank``),
   cloned and fitted on each distribution, with ``sample_weight`` when its
   ``fit`` takes it and by weighted resampling otherwise.  If its scores rank
-  the sample worse than chance, the oracle returns ``−h`` (spec §2: "try −h").
+  the sample worse than chance, the oracle returns ``−h`` (the negated ranker has AUC 1 − AUC).
 """
 
 import numpy as np

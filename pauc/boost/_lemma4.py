@@ -1,6 +1,6 @@
 """Lemma 4 of Long & Servedio: a weak ranker becomes a balanced two-sided weak classifier.
 
-Paper 001, §3, Lemma 4 and Figure 1; spec ``seed-001-aucboost.md`` §2.  Given a
+Long & Servedio, §3, Lemma 4 and Figure 1.  Given a
 ranking function ``h`` with AUC ½ + γ on (D+, D−):
 
 1. pick θ maximising ``D+[h ≥ θ] − D−[h ≥ θ]`` (the end of §3: "minimize the sum
@@ -12,10 +12,10 @@ ranking function ``h`` with AUC ½ + γ on (D+, D−):
 4. both class-conditional errors then equal
    ``ε = max(p+, p−)/(1 + |p+ − p−|) ≤ ½ − γ/4``  (eq. (1)).
 
-No deterministic threshold can replace the coin: the spec's counterexample has
+No deterministic threshold can replace the coin: there are rankers with
 AUC ¾ and zero two-sided advantage at every threshold, while Lemma 4 reaches ⅙.
 
-Under label noise at a known rate η (paper §4-5, spec §8 item 6) θ is unchanged
+Under label noise at a known rate η (Long & Servedio, §4-5) θ is unchanged
 (TPR − FPR only shrinks by a positive factor), but ζ needs the *clean* rates;
 :func:`denoise_rates` gives the de-biased estimators.
 """
@@ -74,7 +74,7 @@ class BalancedClassifier:
         return np.where(high, 1.0 - self.zeta, 0.0)
 
     def expected_vote(self, h):
-        """``E_r[g(x, r)] ∈ [−1, 1]``, the confidence-rated ("soft", spec §2) output."""
+        """``E_r[g(x, r)] ∈ [−1, 1]``, the confidence-rated ("soft") output."""
         return 2.0 * self.prob_positive(h) - 1.0
 
     def draw(self, h, u):
@@ -85,7 +85,7 @@ class BalancedClassifier:
 def denoise_rates(tpr, fpr, pos_fraction, noise_rate):
     """Clean class rates of a set S from rates measured on noisy labels.
 
-    Spec §7-8: with flips at rate η, ``D̃+ = a·D+ + (1−a)·D−`` and
+    Long & Servedio, §4-5: with flips at rate η, ``D̃+ = a·D+ + (1−a)·D−`` and
     ``D̃− = b·D+ + (1−b)·D−`` where ``π = (π̃ − η)/(1 − 2η)``,
     ``a = (1−η)π/π̃`` and ``b = ηπ/(1−π̃)``; inverting,
 
@@ -123,7 +123,7 @@ def clean_fraction(pos_fraction, noise_rate, floor=1e-12):
 
 
 def noise_contraction(pos_fraction, noise_rate):
-    """``a − b`` of spec §7: the factor noise puts on AUC − ½ and on TPR − FPR.
+    """``a − b`` (Long & Servedio, §4-5): the factor noise puts on AUC − ½ and on TPR − FPR.
 
     ``a − b = π(1 − η − π̃)/(π̃(1 − π̃))`` with π de-biased from π̃ (and π̃
     recomputed from the clipped π); 1 without noise, → 0 as the sample
@@ -145,7 +145,7 @@ def convert(h, is_pos, weight, noise_rate=0.0):
     h : float array (n,), the ranking function's scores.
     is_pos : bool or uint8 array (n,), (possibly noisy) labels.
     weight : float array (n,), the distribution; only the class-conditional
-        renormalisations D+ and D− matter (spec §11: don't mix them with the
+        renormalisations D+ and D− matter (not to be mixed with the
         joint weights AdaBoost uses for its error).
     noise_rate : float, known label-noise rate η; the rates at θ are de-biased
         with :func:`denoise_rates` before ζ is computed.

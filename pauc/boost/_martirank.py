@@ -1,7 +1,7 @@
-"""MartiRank: the noise-tolerant layered branching program (paper 001, §4-5).
+"""MartiRank: the noise-tolerant layered branching program (Long & Servedio, §4-5).
 
 Long & Servedio, §4 (Basic MartiRank, Lemma 7, Theorem 8) and §5 (SMartiRank,
-the freezing rule (2), Theorems 9-10); spec ``seed-001-aucboost.md`` §5-6, §8.
+the freezing rule (2), Theorems 9-10).
 
 The program has T layers; layer t holds the nodes ``v_{0,t} … v_{t−1,t}``
 (T(T+1)/2 internal nodes in all).  The training sample reaching a node is the
@@ -19,7 +19,7 @@ both estimates are de-biased (§5):
 ``D[c=b] = (D^η[y=b] − η)/(1 − 2η)`` and
 ``p^b_{i,t} = D^η[reach v_{i,t}]·(D^η_{i,t}[y=b] − η)/(1 − 2η)``.
 Lemma 4's coin probability ζ at a node is computed from de-biased class rates too
-(spec §8, item 6: the paper leaves this gap; θ itself needs no correction).
+(the paper leaves this gap; θ itself needs no correction).
 """
 
 from dataclasses import dataclass
@@ -83,7 +83,7 @@ def _node_id(layer, index):
 
 
 class MartiRank(BaseRanker, ClassifierMixin, BaseEstimator):
-    """Basic MartiRank / SMartiRank with the noise-tolerant estimators (paper 001, §4-5).
+    """Basic MartiRank / SMartiRank with the noise-tolerant estimators ([1]_, §4-5).
 
     Parameters
     ----------
@@ -96,7 +96,7 @@ class MartiRank(BaseRanker, ClassifierMixin, BaseEstimator):
     noise_rate : float in [0, 0.5), default=0.0
         Known rate η of symmetric label noise in the training labels.  With
         η > 0 the class priors, node masses and Lemma 4's rates are de-biased
-        (paper §5; spec §8 item 6).
+        (Long & Servedio, §5).
     weak_ranker : estimator or None, default=None
         None: the ranking stump.  Otherwise a scikit-learn estimator with
         ``decision_function`` or ``predict_proba``, cloned and fitted (without
@@ -104,9 +104,9 @@ class MartiRank(BaseRanker, ClassifierMixin, BaseEstimator):
     min_class_count : float, default=10
         The weak ranker's ``m_A`` (§5): a node also freezes when fewer than
         this many examples of a true class reach it -- with a fixed sample the
-        nodes run out of data long before eq. (2) bites (spec §11).  With
+        nodes run out of data long before eq. (2) bites.  With
         ``noise_rate > 0`` the count is the de-biased expected count times the
-        node's noise contraction ``a − b`` (spec §7), a practical choice.
+        node's noise contraction ``a − b``, a practical choice.
     random_state : int, RandomState instance or None, default=None
         Seeds the coins of Lemma 4 (and the resampling of weight-less weak
         rankers).
@@ -139,9 +139,14 @@ class MartiRank(BaseRanker, ClassifierMixin, BaseEstimator):
     the last weak ranker that routed x, shifted into (0, 1) (½ when no ranker
     routed x), minus ⌈T/2⌉ so that the sign matches ``predict``.  An example
     stopped by a node frozen with label +1 goes to bin T, with label −1 to
-    bin 0 (spec §8 item 4).
+    bin 0 (a choice the paper leaves open).
     ``predict`` is the paper's H: +1 iff the final bin is ≥ T/2 (a frozen node
     gives its label).
+
+    References
+    ----------
+    .. [1] Long, P. M. and Servedio, R. A. "Boosting the Area Under the ROC
+       Curve." NIPS 2007.
     """
 
     _parameter_constraints = {
@@ -228,7 +233,7 @@ class MartiRank(BaseRanker, ClassifierMixin, BaseEstimator):
         pi_node = clean_fraction(noisy_pos, eta)              # D_{i,t}[c = +1]
         mass = {1: m / n * pi_node, -1: m / n * (1.0 - pi_node)}        # p^b_{i,t}
         # Expected clean counts, discounted by the node's noise contraction a − b
-        # (spec §7: on noisy labels AUC − ½ and TPR − FPR shrink by a − b, which
+        # (on noisy labels AUC − ½ and TPR − FPR shrink by a − b, which
         # tends to 0 as the node becomes pure in one true class): a near-pure node
         # whose minority class is mostly flipped labels stops instead of fitting
         # the noise.  Without noise a − b = 1 and these are plain counts.

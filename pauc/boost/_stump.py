@@ -2,13 +2,13 @@
 
 Two kinds of ranking stump, both found by one O(nnz) sweep per presorted column:
 
-* ``criterion="auc"`` -- spec ``seed-001-aucboost.md`` §7, candidate 1:
+* ``criterion="auc"`` -- the plainest weak ranker:
   ``h(x) = s·x_j`` for the feature ``j`` and sign ``s ∈ {±1}`` maximising the
   weighted AUC of the score itself (:func:`pauc.boost._weak.column_aucs`;
   ``AUC(−h) = 1 − AUC(h)`` gives the other orientation for free);
 * ``criterion="split_auc"`` -- the two-valued stump ``h(x) = 1[s·x_j ≥ θ]``
   maximising the weighted AUC over ``j``, ``s`` and ``θ``.  A two-valued ranker
-  has AUC ``1 − (ε+ + ε−)/2 = ½ + (TPR − FPR)/2`` (paper 001, Lemma 5), so this
+  has AUC ``1 − (ε+ + ε−)/2 = ½ + (TPR − FPR)/2`` (Long & Servedio, Lemma 5), so this
   is the split of largest Youden J (:func:`pauc.boost._weak.column_splits`).
 
 Each column is sorted once (:class:`ColumnStore`), whatever the weights, so a
@@ -113,9 +113,9 @@ _CRITERIA = ("auc", "split_auc")
 
 
 class RankingStump(BaseRanker, BaseEstimator):
-    """Ranking stump of highest weighted AUC over features and orientations (spec §7).
+    """Ranking stump of highest weighted AUC over features and orientations.
 
-    A weak ranker in the sense of paper 001, Def. 1 (it returns ``h`` with
+    A weak ranker in the sense of Long & Servedio [1]_, Def. 1 (it returns ``h`` with
     AUC ≥ ½ + γ on the distribution it is given); the default weak ranker of
     :class:`AUCBoost` (``criterion="split_auc"``) and of :class:`MartiRank`
     (``criterion="auc"``).
@@ -124,7 +124,7 @@ class RankingStump(BaseRanker, BaseEstimator):
     ----------
     criterion : {"auc", "split_auc"}, default="auc"
         "auc": ``h(x) = s·x_j`` maximising the weighted AUC of the score
-        ``s·x_j`` (spec §7, candidate 1).  "split_auc": the two-valued
+        ``s·x_j`` (the plainest weak ranker).  "split_auc": the two-valued
         ``h(x) = 1[s·x_j ≥ θ]`` maximising the weighted AUC over ``j``, ``s``
         and ``θ``; by Lemma 5 its AUC is ``½ + (TPR − FPR)/2``, so this is the
         split of largest Youden J, the very quantity Lemma 4's threshold
@@ -154,6 +154,11 @@ class RankingStump(BaseRanker, BaseEstimator):
     Ties between features keep the lowest index; a feature with AUC exactly ½
     gets ``s = +1``.  Between splits of equal J the orientation +1 wins, and
     within a column the smaller accepted set (as in Lemma 4's threshold).
+
+    References
+    ----------
+    .. [1] Long, P. M. and Servedio, R. A. "Boosting the Area Under the ROC
+       Curve." NIPS 2007.
     """
 
     _parameter_constraints = {"criterion": [Options(*_CRITERIA)], "pos_label": POS_LABEL}

@@ -1,11 +1,11 @@
 # cython: language_level=3
-"""Hot loops of the boosting weak rankers (paper 001, §3 and spec §7).
+"""Hot loops of the boosting weak rankers (Long & Servedio, §3).
 
 Two sweeps, each one pass over scores that are **already sorted ascending**
 (the sort is done once, by the caller):
 
 * :func:`column_aucs` -- the weighted AUC of every feature used as a score
-  ``h(x) = x_j`` (ties counted ½, spec §7:
+  ``h(x) = x_j`` (ties counted ½:
   ``AUC_w = Σ_{i∈P} Σ_{k∈N} w_i w_k [1(h_i > h_k) + ½·1(h_i = h_k)] / (W+ W−)``),
   one sweep per column of a presorted column store.  The ranking stump takes
   the best feature and orientation, using ``AUC(−h) = 1 − AUC(h)``.
@@ -275,7 +275,7 @@ def youden_threshold(const double[::1] score, const unsigned char[::1] is_pos,
     Notes
     -----
     Candidate thresholds lie only between distinct scores, so tied points fall
-    on the same side (spec §2, degenerate cases).  Among equal J the highest θ
+    on the same side (Lemma 4's degenerate cases).  Among equal J the highest θ
     (the smallest accepted set, met first from the top) is kept.
     """
     cdef Py_ssize_t n = score.shape[0], k, top

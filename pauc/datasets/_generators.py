@@ -92,7 +92,7 @@ def _labels(n, p, rng):
 
 
 # ---------------------------------------------------------------------------
-# Paper 000, Sec. VI: the Gaussian toy example
+# Clémençon & Vayatis (2009), Sec. VI: the Gaussian toy example
 # ---------------------------------------------------------------------------
 
 def _gaussian_direction(n_features, orientation):
@@ -187,7 +187,7 @@ def ideal_tree_auc(delta, depth):
 
 
 # ---------------------------------------------------------------------------
-# Paper 003, Sec. 5: RF 10, RF 20, RF 10 sparse
+# Clémençon, Depecker & Vayatis (2013), Sec. 5: RF 10, RF 20, RF 10 sparse
 # ---------------------------------------------------------------------------
 
 def _check_name(name):
