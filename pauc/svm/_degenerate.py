@@ -11,9 +11,8 @@ towards 0):
   over every choice of the ``j_beta`` "top" negatives; its subdifferential is
   ``{mean of the positives - mean of j_beta negatives}`` over all such
   choices, which holds 0 whenever the positives' mean lies among the means
-  of ``j_beta`` negatives -- common for narrow windows (14 of 30 ordinary
-  ``make_classification`` problems at ``fpr_range=(0, 0.1)``, at C = 0.1, 10
-  and 1000 alike, checked against cvxpy);
+  of ``j_beta`` negatives -- common for narrow windows (the developer guide's
+  measurements count how often);
 * the AUC surrogate is differentiable at 0 with gradient ``mean(x-) -
   mean(x+)``: ``w = 0`` is its minimiser only when the class means coincide.
 
@@ -24,27 +23,21 @@ Two tests, both needed:
    every ``w`` has ``J(w) >= J(0) + 1/2 ||w||^2``, so this catches it whatever
    the solver returned; a genuine ``w``, however small, has ``J(w) < J(0)``.
    The solver stops within ``C * tol`` of the optimum, so it also fires when
-   the optimum's gain over ``w = 0`` is below that accuracy (at C = 0.1 on
-   the problems above, and on features scaled by 1e-3, which acts as C times
-   1e-6): a smaller ``tol`` or a larger ``C`` then finds it.
+   the optimum's gain over ``w = 0`` is below that accuracy (a small C, or
+   tiny features, which act as a smaller C): a smaller ``tol`` or a larger
+   ``C`` then finds it.
 2. **The master QP's resolution.**  ``w = sum_k lambda_k g_k`` is a sum of cuts
    with ``sum_k lambda_k <= C``, and OSQP solves ``lambda`` to about ``qp_eps``:
    a ``w`` with ``|w| <= 30 qp_eps C sigma`` (``sigma`` the size of a cut in
    the features' units: :func:`spread`) is what is left of cuts that cancel
-   -- noise whose direction means nothing.  On the problems above at C = 10
-   and 1000 the returned ``|w| / (C sigma)`` was 1e-17 .. 2.2e-7 with ``qp_eps =
-   1e-7`` (test AUC 0.15 .. 0.66, the sign is arbitrary); the factor 30 sits
-   between that and the genuine rankings below.  (When OSQP cannot reach
-   ``qp_eps`` -- a rough master, which warns -- its solutions are rougher
-   than this, and such a ``w`` is kept with the warning.)  A ``w`` above it can
-   carry a ranking although it does not beat 0: it is where the cutting
-   plane stopped, made of the first cuts.  On a9a with the window [0.02,
-   0.05] the tight surrogate's optimum is within 2e-6 (relative) of ``J(0)``
-   at C = 1 and 100 (the master's lower bound), yet the returned ``w``
-   (``|w| / (C sigma)`` = 6.7e-5 .. 6e-4) has test pAUC 0.28 .. 0.35 -- the
-   paper's Table 4 figure; likewise over [0, 0.1] (``J(0)`` minus the bound:
-   1.1e-3 at C = 10, 8.9e-3 at C = 1000; test pAUC 0.45), while over [0, 0.3]
-   the optimum beats ``w = 0`` by 2.2 at C = 10.
+   -- noise whose direction means nothing.  The factor 30 sits between the
+   ``|w| / (C sigma)`` returned where the optimum is exactly 0 and that of
+   genuine rankings (the measurements are in the developer guide).  (When
+   OSQP cannot reach ``qp_eps`` -- a rough master, which warns -- its
+   solutions are rougher than this, and such a ``w`` is kept with the
+   warning.)  A ``w`` above it can carry a ranking although it does not beat
+   0: it is where the cutting plane stopped, made of the first cuts (a9a's
+   narrow windows are the example).
 
 A fit failing test 1 and test 2 is **degenerate**: ``coef_`` is set to exactly
 0 and a :class:`~pauc.exceptions.DegenerateSolutionWarning` says what to
@@ -60,6 +53,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import DegenerateSolutionWarning
+from ._dc import hinge_objective
 
 # |w| <= RESOLUTION * qp_eps * C * spread(X) is below what the master QP resolves (test 2).
 RESOLUTION = 30.0
@@ -99,8 +93,6 @@ def compare_with_zero(design, w, problem, C, qp_eps, hinge=None):
         largest = float(np.abs(scores).max(initial=0.0))
         magnitude = C * (abs(float(at_0.risk)) + 2.0 * problem.scale * largest)
     else:
-        from ._dc import hinge_objective
-
         j_alpha, j_beta = hinge
         scores = design.scores(w)
         J_w = hinge_objective(design, w, j_alpha, j_beta, C)

@@ -26,6 +26,7 @@ from sklearn.utils import check_random_state
 from .._base import (BOOLEAN, N_JOBS, POS_LABEL, RANDOM_STATE, BaseRanker, Interval,
                      Options)
 from .._rank_distance import labels_kendall_distance
+from ..metrics import roc_auc
 from ._aggregation import (
     AGGREGATIONS,
     ConsensusScorer,
@@ -477,8 +478,6 @@ class RankingForest(BaseRanker, BaseEstimator):
         (:func:`pauc.metrics.roc_auc`).  O(n·B) to add up the scores and
         O(n log n) for the AUC, never the n+·n- pairs.
         """
-        from ..metrics import roc_auc
-
         n_samples = leaves.shape[0]
         total = np.zeros(n_samples)
         n_oob = np.zeros(n_samples, dtype=np.int64)

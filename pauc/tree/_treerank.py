@@ -31,6 +31,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 from .._base import (POS_LABEL, RANDOM_STATE, BaseRanker, Interval, Options, Satisfies,
                      validate_params)
+from ..metrics import roc_auc
 from . import _apply, _grow, _leafrank
 
 _CRITERIA = {"gain": _leafrank.GAIN, "gini": _leafrank.GINI}
@@ -572,8 +573,6 @@ class TreeRank(BaseRanker, BaseEstimator):
     def _prune_by_cv(self, tree, X, is_pos, w, q0, q1, rng):
         """Choose λ by stratified ``cv``-fold cross-validation of the held-out AUC
         along the weakest-link sequences, then prune the tree grown on all data."""
-        from ..metrics import roc_auc
-
         _, breakpoints = self._weakest_link(tree)
         # Candidates inside the intervals of the full tree's sequence (geometric
         # means of consecutive breakpoints, as in CART), thinned to at most 64.
