@@ -1,4 +1,4 @@
-"""Reproduce Table 1 of "Ranking Forests" (Clémençon 2010, paper 003, §5).
+"""Reproduce Table 1 of "Ranking Forests" (Clémençon, Depecker & Vayatis, JMLR 2013, §5).
 
 Protocol (§5): for each simulated problem, ``--runs`` independent training
 samples of 2,000 points (paper: 30) and one common test sample of 3,000; a

@@ -1,4 +1,5 @@
-"""Model selection of paper 002's experiments (App. B.2), shared by the slow Table 4 tests."""
+"""Model selection of Narasimhan & Agarwal's experiments (2017, App. B.2), shared by the
+slow Table 4 tests."""
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold

@@ -1,6 +1,6 @@
 """The papers' simulated problems (pauc.datasets._generators): optimal AUCs
-against paper 003 Table 1, the Bayes scores against the true log-likelihood
-ratio, and the ideal TreeRank tree of paper 000 against the spec's values."""
+against Clémençon et al. (2013) Table 1, the Bayes scores against the true log-likelihood
+ratio, and the ideal TreeRank tree of Clémençon & Vayatis (2009) against the spec's values."""
 
 import numpy as np
 import pytest
@@ -14,8 +14,8 @@ from pauc.metrics import roc_auc
 @pytest.mark.parametrize("name, paper_auc", [("RF20", 0.773), ("RF10", 0.756),
                                              ("RF10-sparse", 0.89)])
 def test_generators_reproduce_table_1_optimal_auc(name, paper_auc):
-    """Paper 003 Table 1: AUC* = 0.773 (RF 20), 0.756 (RF 10, with var_ratio = 1.571),
-    0.89 (RF 10 sparse); ±0.01 with n = 200,000 (sampling SE ≈ 0.0012)."""
+    """Clémençon et al. (2013), Table 1: AUC* = 0.773 (RF 20), 0.756 (RF 10, with
+    var_ratio = 1.571), 0.89 (RF 10 sparse); ±0.01 with n = 200,000 (sampling SE ≈ 0.0012)."""
     X, y, score = make_ranking_forest_data(name, 200_000, random_state=0)
     assert X.shape == (200_000, 20 if name == "RF20" else 10)
     assert roc_auc(y, score(X)) == pytest.approx(paper_auc, abs=0.01)
@@ -56,7 +56,7 @@ def test_gaussian_example(orientation):
 
 @pytest.mark.parametrize("name", ["RF10", "RF20", "RF10-sparse"])
 def test_optimal_score_is_the_log_likelihood_ratio_up_to_an_increasing_map(name):
-    """The Bayes score must be T∘η with T increasing (paper 000, Prop. 2): compare
+    """The Bayes score must be T∘η with T increasing (Clémençon & Vayatis, Prop. 2): compare
     with log g − log h computed by scipy from the generator's stated laws."""
     X, _, score = make_ranking_forest_data(name, 2000, random_state=3)
     q = X.shape[1]

@@ -185,7 +185,8 @@ F2 = np.array([9.9, 8.7, 3.3, 2.1, 7.6, 5.3, 4.9, 4.4, 0.8])
 
 
 def test_paper_example_auc_and_partial_auc_disagree():
-    """Paper 002, Section 2.1: f1 has the higher AUC, f2 the higher pAUC in [0.1, 0.2]."""
+    """Narasimhan & Agarwal (2017), Section 2.1: f1 has the higher AUC, f2 the higher pAUC
+    in [0.1, 0.2]."""
     assert roc_auc(Y_PAPER, F1) == pytest.approx(14 / 20)
     assert roc_auc(Y_PAPER, F2) == pytest.approx(12 / 20)
     for normalize in ("range", "mcclish", "none"):

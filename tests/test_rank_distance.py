@@ -1,4 +1,4 @@
-"""Kendall τ and Spearman distances with ties (paper 003 §3.2.1) against brute force."""
+"""Kendall τ and Spearman distances with ties (Ranking Forests §3.2.1) vs brute force."""
 
 from itertools import combinations
 
@@ -79,7 +79,8 @@ def test_extreme_values_and_coefficients():
 
 
 def test_kendall_auc_identity_of_the_lecture():
-    """½(1 − τ̃(s(X), Y)) = 2p(1−p)(1 − AUC) + ½ P{s ≠ s', Y = Y'} (paper 004, L1789).
+    """½(1 − τ̃(s(X), Y)) = 2p(1−p)(1 − AUC) + ½ P{s ≠ s', Y = Y'} (Clémençon's
+    lecture notes).
 
     With the empirical law, τ̃ = 1 − 2·d̂ over ordered pairs, i.e. d̂ with the
     n² normalisation; checked exactly on a sample with many ties.

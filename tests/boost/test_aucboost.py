@@ -1,4 +1,4 @@
-"""AUCBoost (paper 001, §3, Theorem 2): AdaBoost on ½D+ + ½D− with Lemma 4."""
+"""AUCBoost (Long & Servedio (2007), §3, Theorem 2): AdaBoost on ½D+ + ½D− with Lemma 4."""
 
 import pickle
 

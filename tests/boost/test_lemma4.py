@@ -1,4 +1,4 @@
-"""Lemma 4 (paper 001, §3): weak ranker → balanced two-sided weak classifier."""
+"""Lemma 4 (Long & Servedio (2007), §3): weak ranker → balanced two-sided weak classifier."""
 
 import itertools
 

@@ -1,4 +1,4 @@
-"""MartiRank (paper 001, §4-5): the branching program, freezing, and label noise."""
+"""MartiRank (Long & Servedio (2007), §4-5): the branching program, freezing, and label noise."""
 
 import pickle
 

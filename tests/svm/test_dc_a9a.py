@@ -1,4 +1,5 @@
-"""Paper 002, Table 4, a9a column, SVM_pAUC^dc: the hinge pAUC surrogate by CCCP (Algorithm 4)."""
+"""Narasimhan & Agarwal (2017), Table 4, a9a column, SVM_pAUC^dc: the hinge pAUC surrogate
+by CCCP (Algorithm 4)."""
 
 import time
 import warnings
