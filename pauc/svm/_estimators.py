@@ -45,6 +45,7 @@ from ._coarse_to_fine import solve_coarse_to_fine
 from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
 from ._design import InMemoryDesign
+from ._scale import check_feature_scale
 from ._surrogates import SURROGATES, Problem, surrogate_row
 from ._degenerate import AUC_ADVICE, PAUC_ADVICE, compare_with_zero, warn_no_better_than_zero
 from ._threads import single_blas_thread
@@ -132,8 +133,16 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         design = self._training_design(X, y, sample_weight)
-        with design, single_blas_thread(), self._fitting():
-            self._fit(design)
+        # in memory: refuse an overflowing feature scale before any work, and
+        # flag one the master QP cannot resolve (pauc.svm._scale)
+        self._resolvable = (not isinstance(design, InMemoryDesign)
+                            or check_feature_scale(design.X, float(self.C), float(self.qp_eps),
+                                                   type(self).__name__))
+        try:
+            with design, single_blas_thread(), self._fitting():
+                self._fit(design)
+        finally:
+            self.__dict__.pop("_resolvable", None)
         return self
 
     def _training_design(self, X, y, sample_weight):
@@ -221,7 +230,9 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         ``coef_`` becomes exactly 0 and ``degenerate_`` True.  Returns ``degenerate_``."""
         beats_zero, noise = compare_with_zero(design, self.coef_, problem, float(self.C),
                                               float(self.qp_eps), hinge=hinge)
-        self.degenerate_ = not beats_zero and noise
+        # below the resolution means noise only when the problem itself is
+        # resolvable (pauc.svm._scale); otherwise FeatureScaleWarning has said why
+        self.degenerate_ = not beats_zero and noise and self.__dict__.get("_resolvable", True)
         if self.degenerate_:
             self.coef_ = np.zeros_like(self.coef_)
         if not beats_zero:
@@ -571,7 +582,7 @@ class PartialAUCSVM(_StructuralSVM):
         # steps[0] is the starting point (no solve); one count per outer step after it.
         self.dc_inner_iter_ = np.array([step["inner_iter"] for step in steps[1:]], dtype=np.intp)
         self._finish(design, None, operating_fpr, hinge=(self.j_alpha_, self.j_beta_))
-        if not converged:
+        if not converged and not solver.stalled_:     # (a stalled solver has warned)
             warnings.warn(
                 f"the concave-convex procedure did not converge in dc_max_iter="
                 f"{self.dc_max_iter} outer steps (last decrease "
