@@ -37,7 +37,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import (FPR_RANGE, POS_LABEL, VERBOSE, BaseRanker, Interval, Options, Satisfies)
+from .._base import (FPR_RANGE, OPERATING_FPR, POS_LABEL, VERBOSE, BaseRanker, Interval, Options,
+                     Satisfies)
 from .._dispatch import chunked, is_chunked
 from .._threshold import predict_labels
 from .._validation import check_fpr_range, empirical_indices
@@ -83,7 +84,7 @@ _SVM_CONSTRAINTS = {
     "C": _POSITIVE,
     "tol": _POSITIVE,
     "max_iter": [Interval(int, 1)],
-    "operating_fpr": [Options(None), Interval(float, 0.0, 1.0)],
+    "operating_fpr": OPERATING_FPR,
     "solver": [Options(*_QP_SOLVERS)],
     "qp_eps": _POSITIVE,
     "qp_max_iter": [Interval(int, 1)],
