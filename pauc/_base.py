@@ -134,6 +134,7 @@ RANDOM_STATE = [Satisfies(_random_state, "None, an int or a numpy RandomState")]
 VERBOSE = [Interval(int, 0)]
 N_JOBS = [Options(None), Interval(int)]
 FPR_RANGE = [Satisfies(check_fpr_range, "a pair (alpha, beta) with 0 <= alpha < beta <= 1")]
+OPERATING_FPR = [Options(None), Interval(float, 0.0, 1.0)]
 BOOLEAN = [Options(True, False)]
 
 

@@ -133,7 +133,14 @@ def threshold_rule(stats, operating_fpr):
     elif operating_fpr == 0.0:
         level = stats.kth_highest_negative(1)
         lowest = stats.lowest_positive_above(level)
-        cut = lowest if np.isfinite(lowest) else float(np.nextafter(level, np.inf))
+        if not np.isfinite(lowest):
+            # no positive above every negative: just above the highest negative
+            # (halfway to it would round back onto it and admit it)
+            return float(np.nextafter(level, np.inf))
+        # halfway down from the lowest such positive, but never onto the
+        # highest negative (adjacent floats round the halfway point onto it)
+        return max(place_between(lowest, stats.highest_below(lowest)),
+                   float(np.nextafter(level, np.inf)))
     else:
         _, k = empirical_indices(stats.n_neg, (0.0, operating_fpr))
         cut = stats.kth_highest_negative(k)

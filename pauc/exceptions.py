@@ -4,7 +4,7 @@ Convergence problems use :class:`sklearn.exceptions.ConvergenceWarning`, as
 scikit-learn does; the warnings here say something else about a fitted model.
 """
 
-__all__ = ["DegenerateSolutionWarning"]
+__all__ = ["DegenerateSolutionWarning", "FeatureScaleWarning"]
 
 
 class DegenerateSolutionWarning(UserWarning):
@@ -20,4 +20,18 @@ class DegenerateSolutionWarning(UserWarning):
     its ranking is not the optimum's.  Filter it like any warning:
     ``warnings.simplefilter("error", DegenerateSolutionWarning)`` turns it
     into an exception.
+    """
+
+
+class FeatureScaleWarning(UserWarning):
+    """The features' scale puts the structural SVM's problem beyond what its
+    master QP resolves.
+
+    Scaling ``X`` by ``a`` is the same problem as keeping ``X`` and
+    multiplying ``C`` by ``a**2`` (the solution scales by ``1/a``): features
+    spread over ``sigma`` act as ``C * sigma**2`` on unit-scale features.  When
+    that product exceeds about ``1 / (30 qp_eps)`` the solutions are smaller
+    than the master QP's rounding (``30 qp_eps C sigma``), its solutions are
+    rough, and the cutting plane converges slowly or stalls.  Standardize the
+    features (e.g. ``StandardScaler``) or lower ``C``.
     """

@@ -17,6 +17,14 @@ LABEL_RULE_CHECKS = {
 }
 
 
+# Rankers that threshold their score at a training operating point (pauc._threshold):
+# scikit-learn's check wants predict == (decision_function > 0).
+DECISION_IS_A_SCORE = (
+    "decision_function is a ranking score; predict thresholds it at the training operating "
+    "point threshold_ (operating_fpr), not at 0, so 'decision_function > 0 == predict' "
+    "does not hold by design")
+
+
 def expected_failed_checks(**more):
     """The shared exceptions, plus an estimator's own (name -> reason)."""
     return {**LABEL_RULE_CHECKS, **more}

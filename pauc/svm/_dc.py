@@ -145,4 +145,8 @@ def cccp(design, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, pr
         if previous - objective <= dc_tol * max(1.0, abs(previous)):
             converged = True
             break
+        if solver.stalled_:
+            # the convex steps cannot be solved to tol (the solver warned why):
+            # further outer steps would each stall the same way
+            break
     return w, history, converged

@@ -54,9 +54,7 @@ import numpy as np
 
 from ..exceptions import DegenerateSolutionWarning
 from ._dc import hinge_objective
-
-# |w| <= RESOLUTION * qp_eps * C * spread(X) is below what the master QP resolves (test 2).
-RESOLUTION = 30.0
+from ._scale import RESOLUTION, spread
 
 
 def _beats(J_w, J_0, magnitude, n_samples):
@@ -101,28 +99,10 @@ def compare_with_zero(design, w, problem, C, qp_eps, hinge=None):
         weight = (j_alpha + j_beta) / (j_beta - j_alpha)
         magnitude = C * weight * (1.0 + 2.0 * float(np.abs(scores).max(initial=0.0)))
     beats_zero = _beats(J_w, J_0, magnitude + 0.5 * float(w @ w), scores.shape[0])
+    # (test 2 means nothing when the problem's own scale is below the resolution:
+    # the estimator then warns with FeatureScaleWarning and keeps w)
     below_resolution = np.linalg.norm(w) <= RESOLUTION * qp_eps * C * spread(design.X)
     return beats_zero, bool(below_resolution)
-
-
-def spread(X):
-    """``sqrt(mean_i |x_i - mean(x)|^2)``: the size of a cut vector in the features' units.
-
-    A cut is ``X.T @ coef`` with coefficients summing to 0 (each pair adds
-    ``+c`` to its positive and ``-c`` to its negative) and l1 norm at most 2: a
-    difference of two weighted means of rows, so its norm is at most twice
-    the largest distance of a row to the mean and typically about this.
-    """
-    n = X.shape[0]
-    # No copy of X (the fit's memory budget): one dot product of the stored values.
-    if hasattr(X, "tocsr"):             # scipy.sparse (summed duplicates assumed)
-        data = X.tocsr().data
-        square = float(np.dot(data, data)) / n
-        mean = np.asarray(X.mean(axis=0, dtype=np.float64)).ravel()
-    else:
-        square = float(np.einsum("ij,ij->", X, X, dtype=np.float64)) / n
-        mean = X.mean(axis=0, dtype=np.float64)
-    return float(np.sqrt(max(square - float(mean @ mean), 0.0)))
 
 
 def warn_no_better_than_zero(estimator, advice, zeroed):

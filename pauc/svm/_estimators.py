@@ -37,7 +37,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import (FPR_RANGE, POS_LABEL, VERBOSE, BaseRanker, Interval, Options, Satisfies)
+from .._base import (FPR_RANGE, OPERATING_FPR, POS_LABEL, VERBOSE, BaseRanker, Interval, Options,
+                     Satisfies)
 from .._dispatch import chunked, is_chunked
 from .._threshold import predict_labels
 from .._validation import check_fpr_range, empirical_indices
@@ -45,6 +46,7 @@ from ._coarse_to_fine import solve_coarse_to_fine
 from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
 from ._design import InMemoryDesign
+from ._scale import check_feature_scale
 from ._surrogates import SURROGATES, Problem, surrogate_row
 from ._degenerate import AUC_ADVICE, PAUC_ADVICE, compare_with_zero, warn_no_better_than_zero
 from ._threads import single_blas_thread
@@ -82,7 +84,7 @@ _SVM_CONSTRAINTS = {
     "C": _POSITIVE,
     "tol": _POSITIVE,
     "max_iter": [Interval(int, 1)],
-    "operating_fpr": [Options(None), Interval(float, 0.0, 1.0)],
+    "operating_fpr": OPERATING_FPR,
     "solver": [Options(*_QP_SOLVERS)],
     "qp_eps": _POSITIVE,
     "qp_max_iter": [Interval(int, 1)],
@@ -132,8 +134,16 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         design = self._training_design(X, y, sample_weight)
-        with design, single_blas_thread(), self._fitting():
-            self._fit(design)
+        # in memory: refuse an overflowing feature scale before any work, and
+        # flag one the master QP cannot resolve (pauc.svm._scale)
+        self._resolvable = (not isinstance(design, InMemoryDesign)
+                            or check_feature_scale(design.X, float(self.C), float(self.qp_eps),
+                                                   type(self).__name__))
+        try:
+            with design, single_blas_thread(), self._fitting():
+                self._fit(design)
+        finally:
+            self.__dict__.pop("_resolvable", None)
         return self
 
     def _training_design(self, X, y, sample_weight):
@@ -221,7 +231,9 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         ``coef_`` becomes exactly 0 and ``degenerate_`` True.  Returns ``degenerate_``."""
         beats_zero, noise = compare_with_zero(design, self.coef_, problem, float(self.C),
                                               float(self.qp_eps), hinge=hinge)
-        self.degenerate_ = not beats_zero and noise
+        # below the resolution means noise only when the problem itself is
+        # resolvable (pauc.svm._scale); otherwise FeatureScaleWarning has said why
+        self.degenerate_ = not beats_zero and noise and self.__dict__.get("_resolvable", True)
         if self.degenerate_:
             self.coef_ = np.zeros_like(self.coef_)
         if not beats_zero:
@@ -571,7 +583,7 @@ class PartialAUCSVM(_StructuralSVM):
         # steps[0] is the starting point (no solve); one count per outer step after it.
         self.dc_inner_iter_ = np.array([step["inner_iter"] for step in steps[1:]], dtype=np.intp)
         self._finish(design, None, operating_fpr, hinge=(self.j_alpha_, self.j_beta_))
-        if not converged:
+        if not converged and not solver.stalled_:     # (a stalled solver has warned)
             warnings.warn(
                 f"the concave-convex procedure did not converge in dc_max_iter="
                 f"{self.dc_max_iter} outer steps (last decrease "

@@ -21,10 +21,11 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 from joblib import Parallel, delayed, effective_n_jobs
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from .._base import (BOOLEAN, N_JOBS, POS_LABEL, RANDOM_STATE, BaseRanker, Interval,
                      Options)
+from .._threshold import operating_threshold, predict_labels
 from .._rank_distance import labels_kendall_distance
 from ..metrics import roc_auc
 from ._aggregation import (
@@ -67,7 +68,7 @@ def _fit_tree(params, X, is_pos, classes, counts, ranks, seed):
     return tree, tree._training_leaves(X, row_node).astype(np.int32)
 
 
-class RankingForest(BaseRanker, BaseEstimator):
+class RankingForest(BaseRanker, ClassifierMixin, BaseEstimator):
     """Ranking Forest: bootstrap + feature randomisation + rank aggregation ([1]_, §3.3).
 
     Each of the ``n_estimators`` trees is a :class:`~pauc.tree.TreeRank` grown
@@ -139,6 +140,10 @@ class RankingForest(BaseRanker, BaseEstimator):
     n_jobs : int or None, default=None
         Trees are fitted (and unseen cells placed) in that many threads; the
         Cython loops release the GIL.  Results do not depend on it.
+    operating_fpr : float in [0, 1] or None, default=None
+        Training false-positive rate at which :meth:`predict` thresholds the
+        consensus scores; None picks the threshold maximising TPR - FPR on the
+        training data (the rule of every pauc ranker, :mod:`pauc._threshold`).
     random_state : int, RandomState instance or None, default=None
         Seeds the resampling, the trees' feature draws and the annealing.
 
@@ -207,8 +212,8 @@ class RankingForest(BaseRanker, BaseEstimator):
                  min_samples_split=150, min_samples_leaf=40, leafrank_max_depth=10,
                  leafrank_criterion="gini", max_features=None, leafrank_max_features="sqrt",
                  aggregation="kemeny", kemeny_n_iter=None, kemeny_allow_ties=True,
-                 max_cells=2000, oob_score=False, compute_stability=False, n_jobs=None,
-                 random_state=None, pos_label=None):
+                 max_cells=2000, oob_score=False, compute_stability=False,
+                 operating_fpr=None, n_jobs=None, random_state=None, pos_label=None):
         self.n_estimators = n_estimators
         self.max_samples = max_samples
         self.bootstrap = bootstrap
@@ -225,6 +230,7 @@ class RankingForest(BaseRanker, BaseEstimator):
         self.max_cells = max_cells
         self.oob_score = oob_score
         self.compute_stability = compute_stability
+        self.operating_fpr = operating_fpr
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.pos_label = pos_label
@@ -331,6 +337,9 @@ class RankingForest(BaseRanker, BaseEstimator):
         leaves = np.ascontiguousarray(np.column_stack([col for _, col in fitted]))  # (n, B)
         del fitted
         self._fit_aggregation(leaves, is_pos, rng)
+        scores = (np.mean([tree.decision_function(X) for tree in self.estimators_], axis=0)
+                  if self.aggregation == "mean_score" else self._score_leaves(leaves))
+        self.threshold_ = operating_threshold(scores, is_pos, self.operating_fpr)
         if self.compute_stability:
             self.stability_ = self._stability_of(leaves, rng)
         if self.oob_score:
@@ -403,10 +412,18 @@ class RankingForest(BaseRanker, BaseEstimator):
         X = self._check_X(X)
         if self.aggregation == "mean_score":
             return np.mean([tree.decision_function(X) for tree in self.estimators_], axis=0)
-        leaves = self._leaves(X)
+        return self._score_leaves(self._leaves(X))
+
+    def _score_leaves(self, leaves):
+        """The aggregated score of rows given their leaf in each tree, (n, B)."""
         if isinstance(self._scorer, ConsensusScorer):
             return self._scorer.score(leaves, n_jobs=self.n_jobs)
         return self._scorer.score(leaves)
+
+    def predict(self, X):
+        """``classes_[1]`` where ``decision_function(X) >= threshold_``, else ``classes_[0]``
+        (``threshold_`` set at ``operating_fpr`` on the training data)."""
+        return predict_labels(self.decision_function(X), self.classes_, self.threshold_)
 
     def rank_transductive(self, X, *, random_state=None):
         """Rank the samples of X by a Kendall median over *their* cells (§3.2.4, option 2).

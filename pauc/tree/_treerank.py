@@ -26,11 +26,12 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
-from .._base import (POS_LABEL, RANDOM_STATE, BaseRanker, Interval, Options, Satisfies,
-                     validate_params)
+from .._base import (OPERATING_FPR, POS_LABEL, RANDOM_STATE, BaseRanker, Interval, Options,
+                     Satisfies, validate_params)
+from .._threshold import operating_threshold, predict_labels
 from ..metrics import roc_auc
 from . import _apply, _grow, _leafrank
 
@@ -189,7 +190,7 @@ def _unit_scale(w):
     return np.ldexp(w, -exponent), exponent
 
 
-class TreeRank(BaseRanker, BaseEstimator):
+class TreeRank(BaseRanker, ClassifierMixin, BaseEstimator):
     """TreeRank ranking tree with LeafRank splits (TREERANK [1]_, LeafRank [2]_).
 
     The tree recursively splits the input space.  At a node holding the fraction
@@ -241,6 +242,10 @@ class TreeRank(BaseRanker, BaseEstimator):
     cv : int, default=5
         Folds used by ``prune="cv"``, stratified by class; each class needs at
         least ``cv`` samples (of positive weight), otherwise ``fit`` says so.
+    operating_fpr : float in [0, 1] or None, default=None
+        Training false-positive rate at which :meth:`predict` thresholds the
+        scores; None picks the threshold maximising TPR - FPR on the training
+        data (the rule of every pauc ranker, :mod:`pauc._threshold`).
     random_state : int, RandomState or None, default=None
         Seeds FR1/FR2 and the cross-validation folds.
     pos_label : label, default=None
@@ -313,14 +318,15 @@ class TreeRank(BaseRanker, BaseEstimator):
                                             'None, an int >= 1, a float in (0, 1], "sqrt" or '
                                             '"log2"')],
         "prune": [Options(None, "cv")],
+        "operating_fpr": OPERATING_FPR,
         "random_state": RANDOM_STATE,
         "pos_label": POS_LABEL,
     }
 
     def __init__(self, max_depth=8, *, min_samples_split=50, min_samples_leaf=10,
                  leafrank_max_depth=4, leafrank_criterion="gain", max_features=None,
-                 leafrank_max_features=None, prune=None, cv=5, random_state=None,
-                 pos_label=None):
+                 leafrank_max_features=None, prune=None, cv=5, operating_fpr=None,
+                 random_state=None, pos_label=None):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -330,6 +336,7 @@ class TreeRank(BaseRanker, BaseEstimator):
         self.leafrank_max_features = leafrank_max_features
         self.prune = prune
         self.cv = cv
+        self.operating_fpr = operating_fpr
         self.random_state = random_state
         self.pos_label = pos_label
 
@@ -391,6 +398,8 @@ class TreeRank(BaseRanker, BaseEstimator):
         tree.pos_weight = np.ldexp(tree.pos_weight, exponent)
         tree.neg_weight = np.ldexp(tree.neg_weight, exponent)
         self._set_tree(tree)
+        scores = (self.n_leaves_ - tree.apply(X)).astype(np.float64)   # decision_function
+        self.threshold_ = operating_threshold(scores, is_pos.astype(bool), self.operating_fpr)
         return self
 
     def _set_tree(self, tree):
@@ -647,3 +656,8 @@ class TreeRank(BaseRanker, BaseEstimator):
         """
         leaves = self.apply(X)
         return (self.n_leaves_ - leaves).astype(np.float64)
+
+    def predict(self, X):
+        """``classes_[1]`` where ``decision_function(X) >= threshold_``, else ``classes_[0]``
+        (``threshold_`` set at ``operating_fpr`` on the training data)."""
+        return predict_labels(self.decision_function(X), self.classes_, self.threshold_)

@@ -21,13 +21,9 @@ from pauc.svm import AUCSVM, PartialAUCSVM
 from pauc.svm.oracles import auc_oracle, pauc_tight_oracle
 
 from _paper_protocol import PAPER_C_GRID_AUC, PAPER_C_GRID_PAUC, select_and_test
-from _sklearn_checks import LABEL_RULE_CHECKS
+from _sklearn_checks import DECISION_IS_A_SCORE, LABEL_RULE_CHECKS
 
 # Checks that cannot pass, and why.
-_DECISION_IS_A_SCORE = (
-    "decision_function is the ranking score X @ coef_ (issue 3); predict thresholds it at the "
-    "training operating point threshold_, not at 0, so 'decision_function > 0 == predict' "
-    "does not hold by design")
 _NO_WEIGHTS = (
     "non-uniform sample_weight raises NotImplementedError for the partial AUC: the pAUC "
     "oracles count unweighted pairs (constant weights are accepted)")
@@ -37,8 +33,8 @@ _APPROXIMATE = (
     "rtol=1e-7, and the two fits take different paths to it")
 EXPECTED_FAILED = {
     **LABEL_RULE_CHECKS,
-    "check_classifiers_train": _DECISION_IS_A_SCORE,
-    "check_classifiers_classes": _DECISION_IS_A_SCORE,
+    "check_classifiers_train": DECISION_IS_A_SCORE,
+    "check_classifiers_classes": DECISION_IS_A_SCORE,
     "check_sample_weight_equivalence_on_dense_data": _APPROXIMATE,
     "check_sample_weight_equivalence_on_sparse_data": _APPROXIMATE,
 }

@@ -10,7 +10,7 @@ import pytest
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from _sklearn_checks import expected_failed_checks
+from _sklearn_checks import DECISION_IS_A_SCORE, expected_failed_checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from pauc.datasets import make_ranking_forest_data
@@ -34,7 +34,8 @@ def rf20():
 
 
 @parametrize_with_checks([small_forest(), small_forest(aggregation="mean_rank")],
-                         expected_failed_checks=lambda est: expected_failed_checks())
+                         expected_failed_checks=lambda est: expected_failed_checks(
+                             check_classifiers_train=DECISION_IS_A_SCORE))
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 

@@ -17,7 +17,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from _sklearn_checks import expected_failed_checks
+from _sklearn_checks import DECISION_IS_A_SCORE, expected_failed_checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from _brute_force import area
@@ -331,8 +331,9 @@ def _expected_failed_checks(estimator):
         reason = "min_samples_* count samples / CV folds depend on the rows"
         return expected_failed_checks(
             check_sample_weight_equivalence_on_dense_data=reason,
-            check_sample_weight_equivalence_on_sparse_data=reason)
-    return expected_failed_checks()
+            check_sample_weight_equivalence_on_sparse_data=reason,
+            check_classifiers_train=DECISION_IS_A_SCORE)
+    return expected_failed_checks(check_classifiers_train=DECISION_IS_A_SCORE)
 
 
 @parametrize_with_checks(
