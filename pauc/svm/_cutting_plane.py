@@ -156,6 +156,17 @@ class CuttingPlaneSolver:
     def warn(self, value):
         self._warn = self.master.warn = bool(value)
 
+    def set_C(self, C):
+        """Change ``C``; the cuts (valid for every ``C``) and the Gram matrix are kept.
+
+        A cut ``w.g >= Delta - xi`` does not depend on ``C``: only the master's
+        bound ``sum_k lambda_k <= C`` does, so a path over ``C`` (``warm_start``,
+        the CV estimators) re-enters the same solver and pays only for the
+        cuts the new ``C`` needs.
+        """
+        self.C = float(C)
+        self.master.set_C(self.C)
+
     def add_cut(self, g, loss):
         """Add a cut ``w.g >= loss - xi`` (for instance kept from an earlier problem)."""
         self.master.add_cut(g, loss)
@@ -257,7 +268,7 @@ class CuttingPlaneSolver:
         self._finish(history, violation)
         return w
 
-    def solve_proximal(self, design, problem, center, mu, max_iter=None):
+    def solve_proximal(self, design, problem, center, mu, max_iter=None, last_point=False):
         """Minimise ``J`` by the proximal cutting-plane method around ``center``.
 
         The same cuts, oracle and master QP as :meth:`solve`, with the master
@@ -304,20 +315,29 @@ class CuttingPlaneSolver:
             of the objective (so independent of the scale of the features).
         max_iter : int, optional
             Oracle calls allowed in this solve (default ``self.max_iter``).
+        last_point : bool
+            When the certificate holds, also evaluate ``J`` at the last prox
+            point (one more oracle call, counted in ``n_iter_``) and return it
+            if it is lower than at the centre.  From a centre whose gap is
+            already below ``C * tol`` (``w = 0`` at a tiny ``C``) the centre
+            never moves, while the prox point -- a step of Algorithm 1's
+            master, damped -- is the better answer; the guarantee is the same.
 
         Returns
         -------
         w : ndarray of shape (d,)
-            The last stability centre, the best point met.
+            The last stability centre, the best point met (or the last prox
+            point, see ``last_point``).
         """
         mu = float(mu)
         if not mu > 0:
             raise ValueError(f"mu must be positive, got {mu!r}")
         max_iter = self.max_iter if max_iter is None else int(max_iter)
         with single_blas_thread():
-            return self._solve_proximal(as_design(design), problem, center, mu, max_iter)
+            return self._solve_proximal(as_design(design), problem, center, mu, max_iter,
+                                        last_point)
 
-    def _solve_proximal(self, design, problem, center, mu, max_iter):
+    def _solve_proximal(self, design, problem, center, mu, max_iter, last_point):
         master, C, linear = self.master, self.C, self.linear_term
         c = np.asarray(center, dtype=np.float64).copy()
         if c.shape != (design.shape[1],):
@@ -368,6 +388,14 @@ class CuttingPlaneSolver:
             self._record(history, it, gap, xi, J_c, lower, cut, t_qp, proximal=True)
             if gap <= self.tol:
                 self.converged_ = True
+                if last_point and it < max_iter and not np.array_equal(w, c):
+                    self.n_iter_ = it + 1
+                    cut = design.cut(w, problem)
+                    J_w = self._objective_parts(w) + C * cut.risk
+                    if J_w < J_c:
+                        c, J_c, scores_c = w, J_w, cut.scores
+                    gap = (J_c - lower) / C
+                    self._record(history, it + 1, gap, xi, J_c, lower, cut, 0.0, proximal=True)
                 break
         self.w_ = c
         self.scores_ = scores_c

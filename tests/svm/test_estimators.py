@@ -182,9 +182,11 @@ def test_operating_fpr_sets_the_training_fpr(f):
 
 def test_default_operating_points():
     X, y = _data(7, n=400)
-    pauc = PartialAUCSVM((0.0, 0.1), C=1.0).fit(X, y)
+    # (over [0, 0.1] the tight surrogate's optimum on these data is w = 0, J* = J(0) = C
+    # by the all-pairs QP: a converged fit is degenerate there)
+    pauc = PartialAUCSVM((0.0, 0.2), C=1.0).fit(X, y)
     n_neg = (y == 0).sum()
-    assert (pauc.predict(X)[y == 0] == 1).sum() == int(np.ceil(0.1 * n_neg))
+    assert (pauc.predict(X)[y == 0] == 1).sum() == int(np.ceil(0.2 * n_neg))
     auc = AUCSVM(C=1.0).fit(X, y)
     s = X @ auc.coef_
     pred = auc.predict(X) == 1
