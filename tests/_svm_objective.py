@@ -1,4 +1,4 @@
-"""The objective of a fitted structural SVM on its training data (test helper)."""
+"""Test helpers of the structural SVMs: small ranking data, the objective of a fit."""
 
 import numpy as np
 
@@ -19,3 +19,11 @@ def objective(est, X, y):
     else:
         coef, loss = pauc_tight_oracle(s, y == 1, est.j_alpha_, est.j_beta_)
     return 0.5 * w @ w + C * (loss - s @ coef)
+
+
+def ranking_data(seed=0, n=300, d=6, pos=0.3):
+    """``n`` Gaussian rows, positives shifted along a decreasing direction; 0/1 labels."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < pos).astype(int)
+    X = rng.normal(size=(n, d)) + np.outer(y, np.linspace(1.0, 0.0, d))
+    return X, y

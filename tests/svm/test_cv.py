@@ -14,20 +14,13 @@ from sklearn.utils.estimator_checks import check_estimator
 import pauc
 from pauc.exceptions import DegenerateSolutionWarning
 from pauc.metrics import partial_auc_scorer, roc_auc_scorer
-from pauc.svm import AUCSVM, AUCSVMCV, PartialAUCSVM, PartialAUCSVMCV
+from pauc.svm import AUCSVM, AUCSVMCV, PartialAUCSVMCV
 from pauc.svm._cv import c_grid
 
-from _svm_objective import objective
+from _svm_objective import objective, ranking_data as _data
 from svm.test_estimators import EXPECTED_FAILED, EXPECTED_FAILED_PAUC
 
 TOL = 1e-5
-
-
-def _data(seed=0, n=300, d=6, pos=0.3):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < pos).astype(int)
-    X = rng.normal(size=(n, d)) + np.outer(y, np.linspace(1.0, 0.0, d))
-    return X, y
 
 
 def test_exported():

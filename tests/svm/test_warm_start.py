@@ -10,7 +10,7 @@ import scipy.sparse as sp
 
 from _all_pairs_qp import direct_auc, direct_pauc_0_beta, direct_pauc_window
 
-from _svm_objective import objective
+from _svm_objective import objective, ranking_data as _data
 
 from pauc.exceptions import DegenerateSolutionWarning
 from pauc.svm import AUCSVM, PartialAUCSVM
@@ -18,13 +18,6 @@ from pauc.svm._dc import hinge_objective
 from pauc.svm._design import InMemoryDesign
 
 TOL = 1e-3
-
-
-def _data(seed=0, n=300, d=6, pos=0.3):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < pos).astype(int)
-    X = rng.normal(size=(n, d)) + np.outer(y, np.linspace(1.0, 0.0, d))
-    return X, y
 
 
 def _fit(est, X, y):
