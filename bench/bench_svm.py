@@ -19,6 +19,17 @@ Rows (targets of issue 3, then issue 4):
   first step (no target: reusing the cuts of f keeps it well under the
   number of steps)
 
+Rows of issue 20 (the C path and the proximal fit), a9a:
+
+* ``PartialAUCSVMCV((.02,.05), Cs=7 from 1e-2 to 1e4, cv=3)`` fit /
+  ``GridSearchCV(PartialAUCSVM)`` over the same Cs and folds                    <= 0.25
+* the same / one ``PartialAUCSVM`` fit at the largest C                         <= 4
+* ``PartialAUCSVM((.02,.05), C=100)`` fit / ``LinearSVC(C=0.1)`` fit            <= 1.5
+  (the row above with target 5 is the same ratio)
+* iterations of the default fit (``method="proximal"``) / Algorithm 1's
+  (``method="cutting_plane"``), same tol, AUC and [.02,.05] at C = 100, 1000    <= 1/3
+* ``AUCSVM(C=100)`` fit / ``LinearSVC(C=0.1)`` fit                              <= 0.5
+
 Fit times are the best of ``--repeat`` runs (the machine is shared).
 
     python bench/bench_svm.py            # full run (a few minutes)
@@ -33,6 +44,7 @@ import time
 import warnings
 
 import numpy as np
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
@@ -40,7 +52,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _oracle_timing import oracle_ratio_rows, synthetic_dense  # noqa: E402
 
 from pauc.datasets import load_a9a  # noqa: E402
-from pauc.svm import AUCSVM, PartialAUCSVM  # noqa: E402
+from pauc.metrics import partial_auc_scorer  # noqa: E402
+from pauc.svm import AUCSVM, PartialAUCSVM, PartialAUCSVMCV  # noqa: E402
 from _timing import best_fit  # noqa: E402
 
 
@@ -78,6 +91,41 @@ def _iteration_floor(X, w):
 def _iterations(est):
     """Iterations on all rows, after those of the coarse levels (coarsest first)."""
     return "+".join(str(k) for k in [*est.coarse_iter_, est.n_iter_])
+
+
+def path_rows(X, y, t_svc, t_auc, t_pauc, auc, pauc, repeat):
+    """Issue 20's rows: the CV path against GridSearchCV and one fit, the proximal fit
+    against LinearSVC and Algorithm 1's iterations (a9a, same run)."""
+    rows = [("AUCSVM(C=100) fit / LinearSVC(C=0.1) fit, a9a (issue 20)", t_auc / t_svc, 0.5,
+             "<=", f"{auc.n_iter_} iterations"),
+            ("PartialAUCSVM((.02,.05), C=100) fit / LinearSVC fit, a9a (issue 20)",
+             t_pauc / t_svc, 1.5, "<=", f"{pauc.n_iter_} iterations, degenerate_="
+             f"{pauc.degenerate_} (the surrogate's optimum on a9a is w = 0)")]
+    for name, make in (("AUC", lambda C, m: AUCSVM(C=C, method=m)),
+                       ("[.02,.05]", lambda C, m: PartialAUCSVM((0.02, 0.05), C=C, method=m))):
+        for C in (100.0, 1000.0):
+            prox = make(C, "proximal").fit(X, y)
+            plain = make(C, "cutting_plane").fit(X, y)
+            rows.append((f"iterations proximal / Algorithm 1, {name}, C={C:g}, a9a",
+                         prox.n_iter_ / plain.n_iter_, 1 / 3, "<=",
+                         f"{prox.n_iter_} vs {plain.n_iter_}; J {prox.history_['primal'][-1]:.4f}"
+                         f" vs {plain.history_['primal'][-1]:.4f}"))
+    window, Cs = (0.02, 0.05), list(np.logspace(-2, 4, 7))
+    folds = list(StratifiedKFold(3).split(X, y))
+    t_cv, cv = best_fit(lambda: PartialAUCSVMCV(window, Cs=Cs, cv=folds), X, y, 1)
+    t_grid, grid = best_fit(lambda: GridSearchCV(
+        PartialAUCSVM(window), {"C": Cs}, cv=folds,
+        scoring=partial_auc_scorer(fpr_range=window)), X, y, 1)
+    t_one, one = best_fit(lambda: PartialAUCSVM(window, C=Cs[-1]), X, y, repeat)
+    means = grid.cv_results_["mean_test_score"]
+    rows.append(("PartialAUCSVMCV((.02,.05), 7 Cs, cv=3) / GridSearchCV, a9a", t_cv / t_grid,
+                 0.25, "<=", f"{t_cv:.2f} s vs {t_grid:.2f} s; C_ {cv.C_:g} "
+                 f"(mean {cv.scores_.mean(axis=0).max():.4f}) vs {grid.best_params_['C']:g} "
+                 f"(mean {means.max():.4f}; at C_ {means[Cs.index(cv.C_)]:.4f})"))
+    rows.append(("  same / one PartialAUCSVM fit at C=1e4, a9a", t_cv / t_one, 4.0, "<=",
+                 f"{t_one:.2f} s, {one.n_iter_} iterations; path iterations per fold "
+                 f"{cv.n_iter_.sum(axis=1).tolist()}"))
+    return rows
 
 
 def main():
@@ -123,6 +171,7 @@ def main():
     rows.append(("  CCCP: cutting-plane iterations, all steps / first step (no target)",
                  inner.sum() / inner[0], None, "",
                  f"per step {inner.tolist()} (the init='tight' solve not counted)"))
+    rows.extend(path_rows(X, y, t_svc, t_auc, t_pauc, auc, pauc, args.repeat))
 
     n_big, n_small = (10**5, 10**4) if args.quick else (10**6, 10**5)
     C_scale = 10.0

@@ -2,7 +2,8 @@
 
 Estimators (scikit-learn API: ``fit``, ``decision_function``, ``score``):
 
-* :class:`AUCSVM`, :class:`PartialAUCSVM` -- structural SVMs (Narasimhan & Agarwal);
+* :class:`AUCSVM`, :class:`PartialAUCSVM` -- structural SVMs (Narasimhan & Agarwal), and
+  :class:`AUCSVMCV`, :class:`PartialAUCSVMCV` choosing their ``C`` by cross-validation;
 * :class:`TreeRank`, :class:`RankingForest` -- ranking trees and forests (Clémençon et al.);
 * :class:`AUCBoost`, :class:`MartiRank` -- AUC boosting (Long & Servedio).
 
@@ -18,7 +19,7 @@ references page.
 from . import datasets, exceptions, metrics, surrogates
 from .boost import AUCBoost, MartiRank
 from .metrics import partial_auc, roc_auc, roc_curve, tpr_at_fpr
-from .svm import AUCSVM, PartialAUCSVM
+from .svm import AUCSVM, AUCSVMCV, PartialAUCSVM, PartialAUCSVMCV
 from .tree import RankingForest, TreeRank
 
 __version__ = "0.1.0"
@@ -26,8 +27,10 @@ __version__ = "0.1.0"
 __all__ = [
     "AUCBoost",
     "AUCSVM",
+    "AUCSVMCV",
     "MartiRank",
     "PartialAUCSVM",
+    "PartialAUCSVMCV",
     "RankingForest",
     "TreeRank",
     "datasets",

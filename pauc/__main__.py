@@ -40,10 +40,17 @@ def _parser():
     cmp.add_argument("--methods", nargs="+", default=None, choices=sorted(METHODS),
                      metavar="METHOD",
                      help="rankers to fit, from: " + ", ".join(sorted(METHODS)) + " (default: all)")
-    cmp.add_argument("--tune", action="store_true",
-                     help="choose each method's hyper-parameters (C, depth) by 3-fold "
-                          "cross-validation on the training part, scored by the partial AUC")
-    cmp.add_argument("--n-jobs", type=int, default=None, help="parallel jobs of --tune")
+    tune = cmp.add_mutually_exclusive_group()
+    tune.add_argument("--tune", action="store_true",
+                      help="choose each method's hyper-parameters (C, depth) by 3-fold "
+                           "cross-validation on the training part, scored by the partial AUC "
+                           "(the SVMs' C is chosen so by default)")
+    tune.add_argument("--no-tune", action="store_true",
+                      help="keep the SVMs' fixed C (by default they choose it by 3-fold "
+                           "cross-validation over a warm-started path, AUCSVMCV / "
+                           "PartialAUCSVMCV, scored by the partial AUC)")
+    cmp.add_argument("--n-jobs", type=int, default=None,
+                     help="parallel jobs (folds) of the cross-validations")
     cmp.add_argument("--seed", type=int, default=0, help="seed of the split and the rankers")
     cmp.add_argument("--plot", metavar="PNG", help="write the test ROC curves with the FPR "
                                                    "window shaded to this file")
@@ -148,13 +155,20 @@ class _Progress:
 
 
 def _build(method, fpr_range, args):
-    """The estimator of ``method``, wrapped in a grid search with ``--tune``."""
+    """The estimator of ``method``: the SVMs' CV estimators unless ``--no-tune``, the
+    others wrapped in a grid search with ``--tune``."""
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    if method.cv_target and not args.no_tune:
+        # C along a warm-started path per fold (pauc.svm's CV estimators), scored as
+        # --tune scores the others
+        return method.make_cv(fpr_range, n_jobs=args.n_jobs,
+                              scoring=metrics.partial_auc_scorer(fpr_range=fpr_range),
+                              cv=StratifiedKFold(3, shuffle=True, random_state=args.seed))
     estimator = method.make(fpr_range)
     if "random_state" in estimator.get_params():
         estimator.set_params(random_state=args.seed)
     if args.tune and method.grid:
-        from sklearn.model_selection import GridSearchCV, StratifiedKFold
-
         estimator = GridSearchCV(
             estimator, method.grid, n_jobs=args.n_jobs,
             scoring=metrics.partial_auc_scorer(fpr_range=fpr_range),
@@ -222,6 +236,8 @@ def compare(args, out=None, err=None):
         s = _scores(estimator, X_test)
         test_scores[name] = s
         params = estimator.get_params()
+        if hasattr(estimator, "C_"):
+            params["C"] = estimator.C_         # the CV estimators' choice
         shown = set(method.params) | set(method.grid) | ({"fpr_range"} if method.uses_fpr_range
                                                          else set())
         rows.append({

@@ -18,10 +18,23 @@ class Method:
     params: dict = field(default_factory=dict)
     uses_fpr_range: bool = False    # pass fpr_range=(alpha, beta) to the constructor
     grid: dict = field(default_factory=dict)   # searched by `pauc compare --tune`
+    # "module:Class" of the estimator that chooses C itself by cross-validation over
+    # grid["C"] (the structural SVMs' warm-started paths): `pauc compare` uses it
+    # unless --no-tune
+    cv_target: str = ""
 
     def make(self, fpr_range, **overrides):
-        module, cls = self.target.split(":")
-        params = dict(self.params)
+        return self._build(self.target, fpr_range, overrides)
+
+    def make_cv(self, fpr_range, **overrides):
+        """The ``cv_target`` estimator: the fixed parameters but ``C``, ``Cs`` from the grid."""
+        fixed = {k: v for k, v in self.params.items() if k != "C"}
+        return self._build(self.cv_target, fpr_range, {"Cs": list(self.grid["C"]), **overrides},
+                           fixed)
+
+    def _build(self, target, fpr_range, overrides, params=None):
+        module, cls = target.split(":")
+        params = dict(self.params if params is None else params)
         if self.uses_fpr_range:
             params["fpr_range"] = tuple(fpr_range)
         params.update(overrides)
@@ -55,9 +68,11 @@ METHODS = {
                      "aggregation": ["kemeny", "mean_rank"]}),
         Method("svm-auc", "pauc.svm:AUCSVM",
                "SVM_AUC: Joachims' structural SVM for the full AUC (cutting plane)",
-               {"C": 100.0}, grid={"C": [1.0, 10.0, 100.0, 1000.0]}),
+               {"C": 100.0}, grid={"C": [1.0, 10.0, 100.0, 1000.0]},
+               cv_target="pauc.svm:AUCSVMCV"),
         Method("svm-pauc", "pauc.svm:PartialAUCSVM",
                "SVM_pAUC: tight structural SVM for the partial AUC in [alpha, beta]",
-               {"C": 10.0}, uses_fpr_range=True, grid={"C": [1.0, 10.0, 100.0]}),
+               {"C": 10.0}, uses_fpr_range=True, grid={"C": [1.0, 10.0, 100.0]},
+               cv_target="pauc.svm:PartialAUCSVMCV"),
     ]
 }

@@ -197,3 +197,22 @@ def test_degenerate_model_is_flagged_in_the_table(tmp_path, capsys):
     line = next(line for line in out.splitlines() if line.startswith("svm-pauc"))
     assert "w = 0, no ranking [1]" in line
     assert "[1] svm-pauc: DegenerateSolutionWarning" in out and "widen fpr_range" in out
+
+
+def test_svms_choose_c_by_cross_validation_unless_no_tune(small_svmlight, capsys):
+    """Issue 20: the SVMs' C comes from their CV estimators (a path over the registry's
+    grid) by default; --no-tune keeps the fixed C; --tune and --no-tune exclude each other."""
+    from pauc._registry import METHODS
+
+    argv = ["compare", "--data", str(small_svmlight), "--methods", "svm-auc", "svm-pauc",
+            "--quiet", "--json"]
+    assert main(argv) == 0
+    rows = {r["method"]: r for r in json.loads(capsys.readouterr().out)}
+    for name in ("svm-auc", "svm-pauc"):
+        assert rows[name]["parameters"]["C"] in METHODS[name].grid["C"]
+    assert main(argv + ["--no-tune"]) == 0
+    rows = {r["method"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["svm-auc"]["parameters"]["C"] == METHODS["svm-auc"].params["C"]
+    assert rows["svm-pauc"]["parameters"]["C"] == METHODS["svm-pauc"].params["C"]
+    with pytest.raises(SystemExit):
+        main(argv + ["--tune", "--no-tune"])

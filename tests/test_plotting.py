@@ -54,7 +54,8 @@ def _fitted_svm():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(80, 4))
     y = (X @ np.array([1.0, -0.5, 0.2, 0.0]) + rng.normal(size=80) > 0).astype(int)
-    return AUCSVM(C=10.0, tol=1e-4).fit(X, y)
+    # Algorithm 1's history (the proximal method's is drawn by the test below)
+    return AUCSVM(C=10.0, tol=1e-4, method="cutting_plane").fit(X, y)
 
 
 def test_plot_convergence_draws_the_history():

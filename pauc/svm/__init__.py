@@ -1,13 +1,15 @@
 """Structural SVMs for the AUC and the partial AUC (Narasimhan & Agarwal, 2017).
 
-:class:`AUCSVM` and :class:`PartialAUCSVM` fit linear scoring functions by the
+:class:`AUCSVM` and :class:`PartialAUCSVM` (with ``C`` chosen by cross-validation over
+a warm-started path: :class:`AUCSVMCV`, :class:`PartialAUCSVMCV`) fit linear scoring functions by the
 cutting-plane method (:class:`CuttingPlaneSolver`) with the most-violated-
 constraint searches of :mod:`pauc.svm.oracles`.  The package's layout is
 described in the developer guide: one surrogate table (``_surrogates.py``),
 the Cython searches (``_oracles.pyx``, contract in ``_oracles.pxd``), the data
 as a design (``_design.py``), the solver (``_cutting_plane.py``,
 ``_master.py``), CCCP (``_dc.py``), the coarse-to-fine start
-(``_coarse_to_fine.py``) and the estimators (``_estimators.py``).
+(``_coarse_to_fine.py``), the estimators (``_estimators.py``) and their
+cross-validated paths over ``C`` (``_cv.py``).
 
 References
 ----------
@@ -16,6 +18,7 @@ Narasimhan & Agarwal (2017); Joachims (2005). Full entries in
 """
 
 from ._cutting_plane import CuttingPlaneSolver
+from ._cv import AUCSVMCV, PartialAUCSVMCV
 from ._estimators import AUCSVM, PartialAUCSVM
 from .oracles import (
     auc_oracle,
@@ -26,7 +29,9 @@ from .oracles import (
 
 __all__ = [
     "AUCSVM",
+    "AUCSVMCV",
     "PartialAUCSVM",
+    "PartialAUCSVMCV",
     "CuttingPlaneSolver",
     "auc_oracle",
     "pauc_tight_oracle",

@@ -133,10 +133,15 @@ def test_gain_below_the_solver_accuracy_and_the_advice_that_recovers_it():
     n_neg = int((ya == 0).sum())
     optimum = direct_pauc_0_beta(Z, ya == 1, 10.0, int(np.ceil(0.1 * n_neg)))
     assert 10.0 - 1e-3 < optimum < 10.0 - 1e-6
-    model = PartialAUCSVM((0, 0.1), C=10)
+    # Algorithm 1 stops at a w made of its first cuts (the proximal method, the
+    # default, stops at a point within C tol of w = 0 and below the resolution:
+    # zeroed, with the same advice)
+    model = PartialAUCSVM((0, 0.1), C=10, method="cutting_plane")
     caught = _fit_recording(model, Z, ya)
     assert len(caught) == 1 and not model.degenerate_ and model.coef_.any()
     assert "smaller tol or a larger C" in str(caught[0].message)
+    caught = _fit_recording(PartialAUCSVM((0, 0.1), C=10), Z, ya)
+    assert len(caught) == 1 and "smaller tol or a larger C" in str(caught[0].message)
     for better in (PartialAUCSVM((0, 0.1), C=10, tol=1e-6), PartialAUCSVM((0, 0.1), C=1e7)):
         assert not _fit_recording(better, Z, ya) and not better.degenerate_
         assert roc_auc(ya, better.decision_function(Z)) > 0.75
@@ -151,11 +156,14 @@ def test_early_stop_above_the_resolution_is_kept_with_the_warning():
     n_neg = int((ya == 0).sum())
     assert direct_pauc_0_beta(Xa, ya == 1, 0.1, int(np.ceil(0.1 * n_neg))) == pytest.approx(
         0.1, abs=1e-8)
-    model = PartialAUCSVM((0, 0.1), C=0.1)
+    model = PartialAUCSVM((0, 0.1), C=0.1, method="cutting_plane")
     caught = _fit_recording(model, Xa, ya)
     assert len(caught) == 1 and not model.degenerate_
     assert "coef_ is kept" in str(caught[0].message)
     assert roc_auc(ya, model.decision_function(Xa)) > 0.8
+    # The proximal method (the default) ends at the optimum's side: zeroed.
+    proximal = PartialAUCSVM((0, 0.1), C=0.1)
+    assert len(_fit_recording(proximal, Xa, ya)) == 1 and proximal.degenerate_
 
 
 def test_degenerate_is_false_on_ordinary_fits():
