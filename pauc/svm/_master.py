@@ -55,6 +55,10 @@ from sklearn.exceptions import ConvergenceWarning
 _SOLVED = ("solved",)
 
 
+# A rough OSQP solve of a master with at most this many cuts is redone exactly
+# (MasterQP._solve_small_exactly): a few milliseconds at this size.
+_EXACT_FALLBACK_CUTS = 50
+
 class MasterQP:
     """Dual of the 1-slack master QP over a growing set of cuts.
 
@@ -240,6 +244,13 @@ class MasterQP:
             raise RuntimeError(
                 f"the master QP ({self.solver}, {self.n_cuts} cuts) failed with status "
                 f"{status!r}; rescale the features (e.g. StandardScaler) or use a smaller C")
+        if status not in _SOLVED and self.n_cuts <= _EXACT_FALLBACK_CUTS:
+            # OSQP (first order) can stall on small degenerate masters -- two
+            # nearly parallel cuts at a small C ran out of 20,000 iterations --
+            # where an interior-point solve is exact and cheap.
+            exact = self._solve_small_exactly()
+            if exact is not None:
+                lam, status = exact, "solved"
         if status not in _SOLVED:
             # Not optimal but finite (iteration limit, inaccurate): the projected
             # point below is dual feasible, so the method can go on; say what to
@@ -380,6 +391,27 @@ class MasterQP:
             return None, status, res.info.iter
         self._y = res.y
         return self.C * np.asarray(res.x), status, res.info.iter
+
+    def _solve_small_exactly(self):
+        """The dual over the current cuts by an interior-point method (Clarabel
+        through cvxpy), or None if it fails: the fallback of a rough OSQP solve
+        of a small master."""
+        import cvxpy as cp
+
+        k = self.n_cuts
+        vals, vecs = np.linalg.eigh(self.gram)
+        R = np.sqrt(np.clip(vals, 0.0, None))[:, None] * vecs.T
+        lam = cp.Variable(k, nonneg=True)
+        q = self._loss[:k] + self._b[:k]
+        problem = cp.Problem(cp.Maximize(q @ lam - 0.5 * cp.sum_squares(R @ lam)),
+                             [cp.sum(lam) <= self.C])
+        try:
+            problem.solve(solver=cp.CLARABEL)
+        except cp.error.SolverError:
+            return None
+        if problem.status != "optimal" or lam.value is None:
+            return None
+        return np.asarray(lam.value, dtype=np.float64)
 
     # cvxpy ------------------------------------------------------------------
     def _factor(self):

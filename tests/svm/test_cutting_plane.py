@@ -241,7 +241,9 @@ def test_max_iter_warns_with_advice():
     assert solver.n_iter_ == 3
 
 
-def test_unconverged_master_qp_warns_with_advice():
+def test_unconverged_master_qp_warns_with_advice(monkeypatch):
+    # without the exact re-solve of small masters, so that OSQP's own status shows
+    monkeypatch.setattr("pauc.svm._master._EXACT_FALLBACK_CUTS", 0)
     X, y = _problem(4, m=20, n=30, d=10)
     solver = CuttingPlaneSolver(1000.0, tol=1e-4, qp_max_iter=1, max_iter=20)
     with pytest.warns(ConvergenceWarning, match="increase qp_max_iter"), \
@@ -361,6 +363,9 @@ def test_proximal_with_linear_term_and_kept_cuts(qp_solver):
 @settings(max_examples=60, deadline=None)
 # found by hypothesis: every cut inactive for 10 solves, so all were dropped
 @example(seed=0, d=1, K=1, C=1.0, mu=48.0, scale=5.0)
+# found by hypothesis: OSQP ran out of iterations on a 2-cut master at a small C
+# (every solve rough, the bound stuck); such masters are now solved exactly
+@example(seed=10, d=1, K=10, C=0.0546875, mu=1.0, scale=0.0)
 @given(seed=st.integers(0, 2**31 - 1), d=st.integers(1, 6), K=st.integers(1, 30),
        C=st.floats(0.05, 50.0), mu=st.floats(0.1, 100.0), scale=st.floats(0.0, 5.0))
 def test_proximal_certificate_never_overstates(seed, d, K, C, mu, scale):
@@ -529,3 +534,22 @@ def test_blas_runs_single_threaded_inside_the_solver_and_is_restored():
         CuttingPlaneSolver(1.0).solve_proximal(X, oracle, np.zeros(X.shape[1]), 1.0)
         assert blas_threads() == before
     assert seen and all(all(n == 1 for n in threads) for threads in seen)
+
+
+def test_small_rough_master_is_solved_exactly():
+    """Two nearly parallel cuts at a small C (the shape of the hypothesis example
+    above, on which OSQP ran out of iterations): the master's dual value is cvxpy's
+    exact one, and no rough solve is counted."""
+    import cvxpy as cp
+
+    master = MasterQP(0.0546875)
+    master.add_cut(np.array([0.84304257]), 1.0)
+    master.add_cut(np.array([0.85793655]), 1.0 + 1e-9)
+    lam = master.solve()
+    G, q = master.gram, master.losses
+    x = cp.Variable(2, nonneg=True)
+    problem = cp.Problem(cp.Maximize(q @ x - 0.5 * cp.quad_form(x, cp.psd_wrap(G))),
+                         [cp.sum(x) <= master.C])
+    problem.solve(solver=cp.CLARABEL)
+    assert master.dual_objective(lam) == pytest.approx(problem.value, rel=1e-7, abs=1e-9)
+    assert master.rough_solves == 0
