@@ -32,6 +32,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from .._base import BinaryRankerMixin
 from .._dask import is_dask_array
+from .._threshold import operating_threshold
 from .. import metrics
 from .._validation import (_classes, check_fpr_range, check_int, check_positive_scalar,
                            empirical_indices)
@@ -202,42 +203,9 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         return np.asarray(X @ self.coef_).ravel() if scores is None else scores
 
     def _set_threshold(self, scores, is_pos, operating_fpr):
-        """``threshold_`` so that ``score >= threshold_`` picks the operating point.
-
-        With ``f = operating_fpr > 0`` the rule keeps the ``ceil(n f)`` highest
-        training negatives (training FPR ``ceil(n f) / n`` without ties); with
-        None, Youden's point (maximal TPR - FPR).  The threshold is then moved
-        halfway down to the next lower training score: the training
-        predictions do not change, but a training row recomputed with
-        another summation order (a subset, another BLAS block) cannot flip.
-        """
-        # Two sorted class copies and binary searches: O(n) extra memory, no
-        # full ROC curve (the fit's memory budget is 2.5 x the size of X).
-        pos = scores[is_pos]
-        pos.sort()
-        neg = scores[~is_pos]
-        neg.sort()
-        if operating_fpr is None:
-            # Youden's point: max TPR - FPR.  Lowering the threshold past a
-            # score held only by negatives lowers TPR - FPR, so the best
-            # threshold is a positive's score (or +inf, where J = 0); among
-            # equal J the highest threshold wins.
-            tpr = (pos.shape[0] - np.searchsorted(pos, pos, side="left")) / pos.shape[0]
-            fpr = (neg.shape[0] - np.searchsorted(neg, pos, side="left")) / neg.shape[0]
-            youden = tpr - fpr
-            best = youden.shape[0] - 1 - int(np.argmax(youden[::-1]))
-            cut = float(pos[best]) if youden[best] >= 0 else np.inf
-        elif operating_fpr == 0.0:
-            # Nothing negative above: cut at the lowest positive above every negative.
-            i = np.searchsorted(pos, neg[-1], side="right")
-            cut = float(pos[i]) if i < pos.shape[0] else float(np.nextafter(neg[-1], np.inf))
-        else:
-            _, k = empirical_indices(neg.shape[0], (0.0, operating_fpr))
-            cut = float(neg[neg.shape[0] - k])
-        below = [arr[i - 1] for arr in (pos, neg)
-                 for i in [np.searchsorted(arr, cut, side="left")] if i > 0]
-        self.threshold_ = 0.5 * (cut + float(max(below))) if below and np.isfinite(cut) \
-            else cut
+        """``threshold_`` so that ``score >= threshold_`` picks the operating point
+        (:func:`pauc._threshold.operating_threshold`)."""
+        self.threshold_ = operating_threshold(scores, is_pos, operating_fpr)
 
     # -------------------------------------------------------------- predict
     def decision_function(self, X):
