@@ -4,14 +4,16 @@ Estimators (scikit-learn API: ``fit``, ``decision_function``, ``score``):
 
 * :class:`AUCSVM`, :class:`PartialAUCSVM` -- structural SVMs (Narasimhan & Agarwal);
 * :class:`TreeRank`, :class:`RankingForest` -- ranking trees and forests (Clémençon et al.);
-* :class:`AUCBoost`, :class:`MartiRank` -- AUC boosting (Long & Servedio).
+* :class:`AUCBoost`, :class:`MartiRank` -- AUC boosting (Long & Servedio);
+* :class:`GradientBoostingRanker` -- gradient-boosted trees (LightGBM) that target the
+  FPR window, with the window losses of :mod:`pauc.objectives`.
 
 Metrics in :mod:`pauc.metrics`, surrogates in :mod:`pauc.surrogates`, data in
 :mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional).
 """
 
-from . import datasets, metrics, surrogates
-from .boost import AUCBoost, MartiRank
+from . import datasets, metrics, objectives, surrogates
+from .boost import AUCBoost, GradientBoostingRanker, MartiRank
 from .metrics import partial_auc, roc_auc, roc_curve, tpr_at_fpr
 from .svm import AUCSVM, PartialAUCSVM
 from .tree import RankingForest, TreeRank
@@ -21,12 +23,14 @@ __version__ = "0.1.0"
 __all__ = [
     "AUCBoost",
     "AUCSVM",
+    "GradientBoostingRanker",
     "MartiRank",
     "PartialAUCSVM",
     "RankingForest",
     "TreeRank",
     "datasets",
     "metrics",
+    "objectives",
     "partial_auc",
     "roc_auc",
     "roc_curve",

@@ -34,14 +34,15 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .._base import BinaryRankerMixin
 from .._threshold import operating_threshold
 from .._validation import (_classes, check_fpr_range, check_int, check_pos_label,
                            check_positive_scalar, empirical_indices)
-from .. import metrics
-from ..objectives import LOSSES, WINDOW_LOSSES, check_loss, window_metric, window_objective
+# the module, not its names: pauc.objectives imports this package's kernels
+from .. import metrics, objectives
 
 # loss="auto": the candidates, log-loss first (it wins ties: the fallback).
 AUTO_CANDIDATES = ("logloss", "exponential", "squared_hinge")
@@ -188,7 +189,7 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         """Every hyper-parameter, checked once; returns ``(alpha, beta)``."""
         alpha, beta = check_fpr_range(self.fpr_range)
         if self.loss != "auto":
-            check_loss(self.loss, ("auto",) + LOSSES)
+            objectives.check_loss(self.loss, ("auto",) + objectives.LOSSES)
         check_int(self.n_estimators, "n_estimators", 1)
         check_positive_scalar(self.learning_rate, "learning_rate")
         check_int(self.num_leaves, "num_leaves", 2)
@@ -224,6 +225,8 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, accept_sparse="csr",
                              dtype=[np.float64, np.float32], y_numeric=False)
         classes = _classes(y)
+        if y.dtype.kind == "f" and not np.all(classes == np.floor(classes)):
+            check_classification_targets(y)     # "Unknown label type: continuous"
         if classes.shape[0] < 2:
             raise ValueError(f"y holds only one class ({classes.tolist()}); ranking needs "
                              "both positives and negatives")
@@ -242,6 +245,9 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         is_pos = np.ascontiguousarray(y == pos_label)
         if sample_weight is not None:
             weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
+                raise ValueError("sample_weight gives one class a total weight of zero; "
+                                 "ranking needs both classes")
             if not (weight.size and weight[0] > 0 and np.all(weight == weight[0])):
                 raise NotImplementedError(
                     f"{type(self).__name__} does not support non-uniform sample_weight: a "
@@ -304,7 +310,7 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         if loss == "logloss":
             params["objective"] = "binary"
         else:
-            params["objective"] = window_objective(pos_tr, fpr_range, loss)
+            params["objective"] = objectives.window_objective(pos_tr, fpr_range, loss)
         return params
 
     def _boost(self, loss, train_set, valid_set, pos_tr, fpr_range, seed):
@@ -312,7 +318,7 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         params = self._lgb_params(loss, pos_tr, fpr_range, seed)
         callbacks, history, feval = [], {}, None
         if valid_set is not None:
-            feval = window_metric(fpr_range)
+            feval = objectives.window_metric(fpr_range)
             callbacks.append(lgb.record_evaluation(history))
             callbacks.append(lgb.early_stopping(self.n_iter_no_change, verbose=False))
             if self.verbose >= 2:
@@ -353,10 +359,14 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         else:
             candidates = AUTO_CANDIDATES if use_validation else ("logloss",)
 
-        train_set = lgb.Dataset(X_tr, label=pos_tr.astype(np.float64),
-                                params={"verbosity": -1, "seed": seed}, free_raw_data=False)
+        # feature_pre_filter off: on small data LightGBM would otherwise drop every
+        # feature that min_child_samples cannot split, and refuse a custom objective
+        data_params = {"verbosity": -1, "seed": seed, "feature_pre_filter": False}
+        train_set = lgb.Dataset(X_tr, label=pos_tr.astype(np.float64), params=data_params,
+                                free_raw_data=False)
         valid_set = None if X_va is None else lgb.Dataset(
-            X_va, label=pos_va.astype(np.float64), reference=train_set, free_raw_data=False)
+            X_va, label=pos_va.astype(np.float64), reference=train_set, params=data_params,
+            free_raw_data=False)
         self.validation_history_, self.validation_score_, self.fit_seconds_ = {}, {}, {}
         best = None
         for loss in candidates:

@@ -1,0 +1,327 @@
+"""GradientBoostingRanker: scikit-learn contract, selection and stopping, errors, quality."""
+
+import pickle
+import warnings
+
+import lightgbm as lgb
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.datasets import make_classification
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.utils.estimator_checks import check_estimator
+
+import pauc
+from pauc.boost import GradientBoostingRanker
+from pauc.boost._gbm import AUTO_CANDIDATES
+from pauc.datasets import load_a9a
+from pauc.metrics import partial_auc, partial_auc_scorer
+
+# Checks that cannot pass, and why.
+_DECISION_IS_A_SCORE = (
+    "decision_function is the ranking score; predict thresholds it at the training operating "
+    "point threshold_ (FPR = beta, or Youden's point for the whole curve), not at 0, so "
+    "'decision_function > 0 == predict' does not hold by design (as for the SVMs)")
+_NO_WEIGHTS = (
+    "non-uniform sample_weight raises NotImplementedError: the window losses count unweighted "
+    "pairs and their window is measured in negatives, not negative weight (constant weights "
+    "are accepted)")
+EXPECTED_FAILED = {
+    "check_classifiers_train": _DECISION_IS_A_SCORE,
+    "check_classifiers_classes": _DECISION_IS_A_SCORE,
+    "check_sample_weights_not_overwritten": _NO_WEIGHTS,
+    "check_sample_weight_equivalence_on_dense_data": _NO_WEIGHTS,
+    "check_sample_weight_equivalence_on_sparse_data": _NO_WEIGHTS,
+}
+
+
+def _data(n=3000, seed=0, **kwargs):
+    params = dict(n_features=10, n_informative=5, weights=[0.8], random_state=seed)
+    params.update(kwargs)
+    return make_classification(n, **params)
+
+
+@pytest.mark.parametrize("estimator", [
+    GradientBoostingRanker(n_estimators=20, random_state=0),
+    GradientBoostingRanker((0.0, 0.5), loss="exponential", n_estimators=20, random_state=0),
+    GradientBoostingRanker((0.1, 0.6), loss="squared_hinge", n_estimators=10, random_state=0),
+], ids=["auto", "exponential", "squared_hinge"])
+def test_check_estimator(estimator):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)   # LightGBM's "converting to sparse"
+        results = check_estimator(estimator, on_fail=None,
+                                  expected_failed_checks=EXPECTED_FAILED)
+    failed = [(r["check_name"], str(r["exception"])[:200]) for r in results
+              if r["status"] == "failed"]
+    assert failed == []
+    xfailed = {r["check_name"] for r in results if r["status"] == "xfail"}
+    assert xfailed <= set(EXPECTED_FAILED)
+
+
+def test_exported():
+    assert pauc.GradientBoostingRanker is GradientBoostingRanker
+
+
+# --------------------------------------------------------------------------
+# selection, stopping, attributes
+# --------------------------------------------------------------------------
+
+def test_auto_boosts_every_candidate_and_keeps_the_best_validation_pauc():
+    X, y = _data(4000)
+    model = GradientBoostingRanker((0.0, 0.1), n_estimators=200, early_stopping=True,
+                                   n_iter_no_change=20, random_state=0).fit(X, y)
+    assert set(model.validation_history_) == set(AUTO_CANDIDATES)
+    assert model.best_loss_ == max(AUTO_CANDIDATES, key=lambda k: (
+        model.validation_score_[k], -AUTO_CANDIDATES.index(k)))
+    for loss, curve in model.validation_history_.items():
+        best = int(np.argmax(curve))
+        assert model.validation_score_[loss] == curve[best]
+        # stopped n_iter_no_change rounds after the (first) best round
+        assert len(curve) == min(200, best + 1 + 20)
+    curve = model.validation_history_[model.best_loss_]
+    assert model.n_iter_ == int(np.argmax(curve)) + 1
+    assert model.booster_.num_trees() >= model.n_iter_
+
+
+def test_validation_pauc_is_recomputed_from_the_kept_model():
+    """The recorded validation score is the window pAUC of the kept model's
+    scores on the validation rows (same split as the estimator's)."""
+    X, y = _data(3000, seed=1)
+    model = GradientBoostingRanker((0.02, 0.2), loss="squared_hinge", n_estimators=60,
+                                   early_stopping=True, n_iter_no_change=10,
+                                   random_state=3).fit(X, y)
+    est = GradientBoostingRanker((0.02, 0.2), random_state=3, early_stopping=True)
+    _, is_pos = est._validate_training_data(X, y, None)
+    _, _, X_va, pos_va = est._split(X, is_pos, np.random.RandomState(3), True, (0.02, 0.2))
+    value = partial_auc(pos_va, model.decision_function(X_va), fpr_range=(0.02, 0.2))
+    assert value == pytest.approx(model.validation_score_["squared_hinge"])
+
+
+def test_auto_without_validation_is_logloss_and_matches_lightgbm():
+    X, y = _data(1500)
+    model = GradientBoostingRanker(n_estimators=30, num_leaves=7, learning_rate=0.1,
+                                   random_state=0).fit(X, y)
+    assert model.best_loss_ == "logloss" and model.n_iter_ == 30
+    assert model.validation_history_ == {} and model.validation_score_ == {}
+    ref = lgb.LGBMClassifier(n_estimators=30, num_leaves=7, learning_rate=0.1, verbose=-1,
+                             n_jobs=1, deterministic=True, force_col_wise=True).fit(X, y)
+    np.testing.assert_allclose(model.decision_function(X), ref.predict(X, raw_score=True),
+                               rtol=1e-10, atol=1e-10)
+
+
+def test_early_stopping_auto_from_ten_thousand_rows():
+    X, y = _data(10_000)
+    model = GradientBoostingRanker((0.0, 0.1), loss="logloss", n_estimators=5,
+                                   random_state=0).fit(X, y)
+    assert list(model.validation_history_) == ["logloss"]
+    model = GradientBoostingRanker((0.0, 0.1), loss="logloss", n_estimators=5,
+                                   random_state=0).fit(X[:9999], y[:9999])
+    assert model.validation_history_ == {}
+
+
+def test_attributes_and_operating_point():
+    X, y = _data(3000, seed=2)
+    model = GradientBoostingRanker((0.0, 0.1), loss="exponential", n_estimators=40,
+                                   random_state=0).fit(X, y)
+    assert model.feature_importances_.shape == (10,)
+    assert model.feature_importances_.sum() == pytest.approx(1.0)
+    assert (model.j_alpha_, model.j_beta_) == (0, int(np.ceil(0.1 * (y == 0).sum())))
+    # predict keeps ceil(n beta) training negatives above the threshold
+    fpr = np.mean(model.predict(X)[y == 0] == 1)
+    assert fpr == pytest.approx(model.j_beta_ / (y == 0).sum())
+    assert set(np.unique(model.predict(X))) <= {0, 1}
+    # the whole curve: Youden's point, an operating_fpr overrides it
+    full = GradientBoostingRanker(n_estimators=20, random_state=0).fit(X, y)
+    s = full.decision_function(X)
+    tpr = [np.mean(s[y == 1] >= t) - np.mean(s[y == 0] >= t) for t in np.unique(s)]
+    assert np.mean(s[y == 1] >= full.threshold_) - np.mean(s[y == 0] >= full.threshold_) \
+        == pytest.approx(max(tpr))
+    fixed = GradientBoostingRanker(n_estimators=20, operating_fpr=0.3, random_state=0)
+    assert np.mean(fixed.fit(X, y).predict(X)[y == 0] == 1) == pytest.approx(
+        np.ceil(0.3 * (y == 0).sum()) / (y == 0).sum())
+
+
+def test_score_is_the_window_pauc():
+    X, y = _data(2000)
+    model = GradientBoostingRanker((0.05, 0.3), loss="tight_hinge", n_estimators=20,
+                                   random_state=0).fit(X, y)
+    assert model.score(X, y) == pytest.approx(
+        partial_auc(y, model.decision_function(X), fpr_range=(0.05, 0.3)))
+
+
+def test_labels_and_pos_label():
+    X, y = _data(1500)
+    ref = GradientBoostingRanker(n_estimators=10, random_state=0).fit(X, y).decision_function(X)
+    text = np.where(y == 1, "spam", "ham")
+    with_label = GradientBoostingRanker(n_estimators=10, pos_label="spam", random_state=0)
+    np.testing.assert_array_equal(with_label.fit(X, text).decision_function(X), ref)
+    assert list(with_label.classes_) == ["ham", "spam"]
+    # {1, 2}: the larger label is positive; pos_label=1 turns the ranking over
+    shifted = GradientBoostingRanker(n_estimators=10, random_state=0).fit(X, y + 1)
+    np.testing.assert_array_equal(shifted.decision_function(X), ref)
+    flipped = GradientBoostingRanker(n_estimators=10, pos_label=1, random_state=0)
+    flipped.fit(X, y + 1)
+    assert list(flipped.classes_) == [2, 1]
+    assert flipped.score(X, y + 1) > 0.8
+    with pytest.raises(ValueError, match="pos_label=7 is not one of the labels"):
+        GradientBoostingRanker(pos_label=7).fit(X, y)
+
+
+# --------------------------------------------------------------------------
+# scikit-learn machinery, determinism, input formats
+# --------------------------------------------------------------------------
+
+def test_pickle_clone_and_grid_search():
+    X, y = _data(2000)
+    model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=20,
+                                   random_state=0).fit(X, y)
+    again = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(again.decision_function(X), model.decision_function(X))
+    twin = clone(model)
+    assert twin.get_params() == model.get_params() and not hasattr(twin, "booster_")
+    search = GridSearchCV(
+        GradientBoostingRanker((0.0, 0.2), n_estimators=20, random_state=0),
+        {"loss": ["logloss", "exponential"], "num_leaves": [4, 15]},
+        scoring=partial_auc_scorer(fpr_range=(0.0, 0.2)),
+        cv=StratifiedKFold(3, shuffle=True, random_state=0)).fit(X, y)
+    assert search.best_params_["loss"] in ("logloss", "exponential")
+    assert 0.5 < search.best_score_ <= 1.0
+
+
+@pytest.mark.parametrize("loss", ["auto", "squared_hinge"])
+def test_deterministic_and_thread_independent(loss):
+    X, y = _data(10_000, seed=3)
+    make = lambda n_jobs: GradientBoostingRanker(   # noqa: E731
+        (0.0, 0.1), loss=loss, n_estimators=15, n_iter_no_change=5, random_state=7,
+        n_jobs=n_jobs)
+    one = make(1).fit(X, y).decision_function(X)
+    np.testing.assert_array_equal(make(1).fit(X, y).decision_function(X), one)
+    np.testing.assert_array_equal(make(2).fit(X, y).decision_function(X), one)
+    other = GradientBoostingRanker((0.0, 0.1), loss=loss, n_estimators=15,
+                                   n_iter_no_change=5, random_state=8).fit(X, y)
+    assert not np.array_equal(other.decision_function(X), one)   # the seed is used
+
+
+def test_sparse_float32_and_dense_give_the_same_model():
+    X, y = _data(2000)
+    X[np.abs(X) < 0.7] = 0.0
+    make = lambda: GradientBoostingRanker((0.0, 0.2), loss="exponential",  # noqa: E731
+                                          n_estimators=20, random_state=0)
+    dense = make().fit(X, y).decision_function(X)
+    np.testing.assert_array_equal(make().fit(sp.csr_matrix(X), y).decision_function(X), dense)
+    np.testing.assert_allclose(
+        make().fit(X.astype(np.float32), y).decision_function(X), dense, rtol=1e-6)
+
+
+# --------------------------------------------------------------------------
+# bad input
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("params, message", [
+    ({"loss": "hinge"}, r"loss must be one of \['auto', 'exponential'"),
+    ({"fpr_range": (0.5, 0.1)}, "fpr_range must satisfy"),
+    ({"validation_fraction": 0.0}, r"validation_fraction must be a number in \(0, 1\)"),
+    ({"validation_fraction": 1.0}, r"validation_fraction must be a number in \(0, 1\)"),
+    ({"n_estimators": 0}, "n_estimators must be an integer >= 1"),
+    ({"learning_rate": -0.1}, "learning_rate must be a positive finite number"),
+    ({"num_leaves": 1}, "num_leaves must be an integer >= 2"),
+    ({"reg_lambda": -1.0}, "reg_lambda must be a finite number >= 0"),
+    ({"early_stopping": "yes"}, "early_stopping must be 'auto', True or False"),
+    ({"n_iter_no_change": 0}, "n_iter_no_change must be an integer >= 1"),
+    ({"operating_fpr": 1.5}, r"operating_fpr must be None or a number in \[0, 1\]"),
+    ({"n_jobs": 0}, "n_jobs must be None or a non-zero integer"),
+])
+def test_bad_parameters(params, message):
+    X, y = _data(200)
+    with pytest.raises(ValueError, match=message):
+        GradientBoostingRanker(**params).fit(X, y)
+
+
+def test_bad_data():
+    X, y = _data(300)
+    with pytest.raises(ValueError, match="only one class"):
+        GradientBoostingRanker().fit(X, np.zeros(300))
+    with pytest.raises(ValueError, match="binary"):
+        GradientBoostingRanker().fit(X, np.arange(300) % 3)
+    bad = X.copy()
+    bad[3, 2] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        GradientBoostingRanker().fit(bad, y)
+    bad[3, 2] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        GradientBoostingRanker().fit(bad, y)
+    with pytest.raises(NotImplementedError, match="non-uniform sample_weight"):
+        GradientBoostingRanker().fit(X, y, sample_weight=np.arange(300.0))
+    model = GradientBoostingRanker(n_estimators=5).fit(X, y, sample_weight=np.full(300, 2.0))
+    with pytest.raises(ValueError, match="features"):
+        model.decision_function(X[:, :3])
+
+
+def test_empty_window_in_either_split_names_both():
+    """61 negatives: 54 in the training split, 7 in the validation split.  A window
+    is empty when n alpha and n beta round to the same integer (eq. (2))."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(101, 3))
+    y = np.r_[np.ones(40), np.zeros(61)]
+    # validation: 7 * 3/7 = 3 = 7 * (3/7 + 1e-13) up to rounding; training: 23.14 -> [23, 24]
+    with pytest.raises(ValueError, match=r"selects no negative position .* in the validation "
+                                         r"split: training split 54 negatives, validation "
+                                         r"split 7 negatives"):
+        GradientBoostingRanker((3 / 7, 3 / 7 + 1e-13), early_stopping=True).fit(X, y)
+    # training: 54 * 0.5 = 27 = 54 * (0.5 + 1e-13); validation: 3.5 -> [3, 4]
+    with pytest.raises(ValueError, match=r"selects no negative position .* in the training "
+                                         r"split: training split 54 negatives, validation "
+                                         r"split 7 negatives"):
+        GradientBoostingRanker((0.5, 0.5 + 1e-13), early_stopping=True).fit(X, y)
+    with pytest.raises(ValueError, match="cannot give both the training and the validation"):
+        GradientBoostingRanker(early_stopping=True).fit(X[:41], y[:41])   # one negative
+
+
+# --------------------------------------------------------------------------
+# quality: the issue's acceptance figures
+# --------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_a9a_never_worse_than_logloss_lightgbm_or_histgbc():
+    """a9a, the shipped split: defaults >= max(LightGBM log-loss with the same rounds and
+    early stopping on log-loss, HistGradientBoostingClassifier()) - 0.005."""
+    X, y, Xt, yt = load_a9a()
+    hist = HistGradientBoostingClassifier(random_state=0).fit(X.toarray(), y)
+    s_hist = hist.predict_proba(Xt.toarray())[:, 1]
+    for window in [(0.0, 0.1), (0.02, 0.05)]:
+        model = GradientBoostingRanker(window, random_state=0).fit(X, y)
+        ref = _logloss_lightgbm_early_stopped(model, X, y)
+        s_ref = ref.predict(Xt, raw_score=True)
+        bar = max(partial_auc(yt, s_ref, fpr_range=window),
+                  partial_auc(yt, s_hist, fpr_range=window))
+        assert model.score(Xt, yt) >= bar - 0.005, (window, model.best_loss_)
+
+
+def _logloss_lightgbm_early_stopped(model, X, y):
+    """LightGBM log-loss, same rounds / learning rate / leaves / validation split,
+    stopped on the validation log-loss."""
+    est = GradientBoostingRanker(model.fpr_range, random_state=0, early_stopping=True)
+    _, is_pos = est._validate_training_data(X, y, None)
+    X_tr, pos_tr, X_va, pos_va = est._split(X, is_pos, np.random.RandomState(0), True,
+                                            model.fpr_range)
+    return lgb.LGBMClassifier(
+        n_estimators=model.n_estimators, learning_rate=model.learning_rate,
+        num_leaves=model.num_leaves, verbose=-1, n_jobs=1, random_state=0).fit(
+        X_tr, pos_tr, eval_X=(X_va,), eval_y=(pos_va,),
+        callbacks=[lgb.early_stopping(model.n_iter_no_change, verbose=False)])
+
+
+@pytest.mark.slow
+def test_make_classification_better_where_it_pays():
+    """The issue's make_classification set: pAUC[0, 0.1] >= log-loss LightGBM + 0.015,
+    pAUC[0, 0.01] >= log-loss LightGBM - 0.005 (300 rounds, as in the issue)."""
+    X, y = make_classification(60000, n_features=20, n_informative=10, flip_y=0.02,
+                               weights=[0.9], class_sep=0.8, random_state=0)
+    X, y, Xt, yt = X[:30000], y[:30000], X[30000:], y[30000:]
+    ref = lgb.LGBMClassifier(n_estimators=300, verbose=-1, n_jobs=1, random_state=0)
+    s_ref = ref.fit(X, y).predict(Xt, raw_score=True)
+    for window, margin in [((0.0, 0.1), 0.015), ((0.0, 0.01), -0.005)]:
+        model = GradientBoostingRanker(window, random_state=0).fit(X, y)
+        assert model.score(Xt, yt) >= partial_auc(yt, s_ref, fpr_range=window) + margin
