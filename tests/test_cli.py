@@ -83,3 +83,13 @@ def test_unknown_method_is_a_usage_error():
     with pytest.raises(SystemExit) as exc:
         main(["compare", "--methods", "nope"])
     assert exc.value.code == 2
+
+
+def test_compare_gradient_boosting_ranker(small_svmlight, capsys):
+    assert main(["compare", "--data", str(small_svmlight), "--methods", "gbm", "--json",
+                 "--quiet", "--fpr-range", "0", "0.2"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["method"] == "gbm"
+    assert row["parameters"]["fpr_range"] == [0.0, 0.2]
+    assert {"num_leaves", "learning_rate", "random_state"} <= set(row["parameters"])
+    assert 0.5 < row["test_auc"] <= 1.0

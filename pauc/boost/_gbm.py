@@ -46,9 +46,46 @@ from .. import metrics, objectives
 
 # loss="auto": the candidates, log-loss first (it wins ties: the fallback).
 AUTO_CANDIDATES = ("logloss", "exponential", "squared_hinge")
+# The validation curve is averaged over n_iter_no_change // SMOOTHING_DIVISOR
+# rounds before stopping and selecting (see _WindowStopping).
+SMOOTHING_DIVISOR = 4
 # early_stopping="auto" holds out a validation split from this many rows on
 # (scikit-learn's HistGradientBoostingClassifier uses the same rule).
 EARLY_STOPPING_MIN_ROWS = 10_000
+
+
+class _WindowStopping:
+    """LightGBM callback: stop on the validation window pAUC, averaged over rounds.
+
+    Records the validation window pAUC of every round.  The stopping rule
+    compares the mean of the last ``width`` rounds (a trailing average), so
+    that one lucky round -- the window of a validation split holds few
+    negatives, and its pAUC jumps by whole positives -- neither stops the
+    boosting nor becomes the kept model: the kept round is the middle of the
+    best stretch, and ``best`` its average.  Boosting stops once the average
+    has not improved for ``patience`` rounds.
+    """
+
+    order = 30      # after LightGBM's own callbacks
+
+    def __init__(self, metric_name, patience, width):
+        self.metric_name, self.patience, self.width = metric_name, patience, width
+        self.history, self.best, self.best_end = [], -np.inf, 0
+
+    @property
+    def best_round(self):
+        """The kept number of rounds (1-based)."""
+        return max(1, self.best_end + 1 - (self.width - 1) // 2)
+
+    def __call__(self, env):
+        value = next(r[2] for r in env.evaluation_result_list if r[1] == self.metric_name)
+        self.history.append(value)
+        t = len(self.history) - 1
+        mean = float(np.mean(self.history[max(0, t + 1 - self.width):]))
+        if mean > self.best:
+            self.best, self.best_end = mean, t
+        elif t - self.best_end >= self.patience:
+            raise lgb.callback.EarlyStopException(self.best_round - 1, [])
 
 
 def _effective_threads(n_jobs):
@@ -98,7 +135,13 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         when there are at least 10 000 training rows.
     validation_fraction : float in (0, 1), default=0.1
     n_iter_no_change : int, default=100
-        Patience of early stopping, in rounds.
+        Patience of early stopping, in rounds.  The validation pAUC is first
+        averaged over the last ``n_iter_no_change // 4`` rounds, so that a
+        lucky round neither stops a candidate nor wins the selection.
+    refit : bool, default=True
+        With a validation split: boost the kept loss again on every row
+        (training and validation) for the kept number of rounds.  False keeps
+        the model boosted on the training part.
     operating_fpr : float in [0, 1] or None, default=None
         Training FPR at which :meth:`predict` thresholds the scores; None
         means ``beta``, or Youden's point (maximal TPR - FPR) when the window
@@ -129,10 +172,14 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         Validation window pAUC after every round, per candidate loss (empty
         without a validation split).
     validation_score_ : dict of str -> float
-        Best validation window pAUC per candidate (empty without a validation
-        split).
+        Per candidate, its best validation window pAUC averaged over
+        ``n_iter_no_change // 4`` consecutive rounds (the selection criterion;
+        empty without a validation split).
+    validation_rounds_ : dict of str -> int
+        Per candidate, the number of rounds it kept (the middle of that best
+        stretch).
     fit_seconds_ : dict of str -> float
-        Seconds spent boosting each candidate.
+        Seconds spent boosting each candidate (and ``"refit"``).
     feature_importances_ : ndarray of shape (n_features,)
         Total gain of the splits on each feature in the kept rounds, summing to 1
         (all zero when no tree split).
@@ -166,8 +213,8 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, fpr_range=(0.0, 1.0), *, loss="auto", n_estimators=1000,
                  learning_rate=0.05, num_leaves=31, min_child_samples=20, reg_lambda=0.0,
                  early_stopping="auto", validation_fraction=0.1, n_iter_no_change=100,
-                 operating_fpr=None, pos_label=None, random_state=None, n_jobs=None,
-                 verbose=0):
+                 refit=True, operating_fpr=None, pos_label=None, random_state=None,
+                 n_jobs=None, verbose=0):
         self.fpr_range = fpr_range
         self.loss = loss
         self.n_estimators = n_estimators
@@ -178,6 +225,7 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
+        self.refit = refit
         self.operating_fpr = operating_fpr
         self.pos_label = pos_label
         self.random_state = random_state
@@ -205,6 +253,8 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         if (not isinstance(f, numbers.Real) or isinstance(f, bool) or not 0.0 < f < 1.0):
             raise ValueError(f"validation_fraction must be a number in (0, 1), got {f!r}")
         check_int(self.n_iter_no_change, "n_iter_no_change", 1)
+        if not isinstance(self.refit, (bool, np.bool_)):
+            raise ValueError(f"refit must be True or False, got {self.refit!r}")
         f = self.operating_fpr
         if f is not None and (not isinstance(f, numbers.Real) or isinstance(f, bool)
                               or not 0.0 <= f <= 1.0):
@@ -314,23 +364,21 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         return params
 
     def _boost(self, loss, train_set, valid_set, pos_tr, fpr_range, seed):
-        """One candidate: ``(booster, n_iter, history)``."""
+        """One candidate: ``(booster, n_iter, history, score)`` (the last two None
+        without a validation split)."""
         params = self._lgb_params(loss, pos_tr, fpr_range, seed)
-        callbacks, history, feval = [], {}, None
-        if valid_set is not None:
-            feval = objectives.window_metric(fpr_range)
-            callbacks.append(lgb.record_evaluation(history))
-            callbacks.append(lgb.early_stopping(self.n_iter_no_change, verbose=False))
-            if self.verbose >= 2:
-                callbacks.append(lgb.log_evaluation(1))
-        booster = lgb.train(params, train_set, num_boost_round=self.n_estimators,
-                            valid_sets=None if valid_set is None else [valid_set],
-                            valid_names=None if valid_set is None else ["validation"],
-                            feval=feval, callbacks=callbacks)
         if valid_set is None:
-            return booster, booster.current_iteration(), None
-        curve = np.asarray(history["validation"][feval.name], dtype=np.float64)
-        return booster, booster.best_iteration, curve
+            booster = lgb.train(params, train_set, num_boost_round=self.n_estimators)
+            return booster, booster.current_iteration(), None, None
+        feval = objectives.window_metric(fpr_range)
+        stopping = _WindowStopping(feval.name, self.n_iter_no_change,
+                                   max(1, self.n_iter_no_change // SMOOTHING_DIVISOR))
+        callbacks = [stopping] + ([lgb.log_evaluation(1)] if self.verbose >= 2 else [])
+        booster = lgb.train(params, train_set, num_boost_round=self.n_estimators,
+                            valid_sets=[valid_set], valid_names=["validation"], feval=feval,
+                            callbacks=callbacks)
+        return (booster, stopping.best_round, np.asarray(stopping.history, dtype=np.float64),
+                stopping.best)
 
     def fit(self, X, y, sample_weight=None):
         """Boost each candidate loss; keep the best on the validation window pAUC.
@@ -358,39 +406,48 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
             candidates = (self.loss,)
         else:
             candidates = AUTO_CANDIDATES if use_validation else ("logloss",)
-
-        # feature_pre_filter off: on small data LightGBM would otherwise drop every
-        # feature that min_child_samples cannot split, and refuse a custom objective
-        data_params = {"verbosity": -1, "seed": seed, "feature_pre_filter": False}
-        train_set = lgb.Dataset(X_tr, label=pos_tr.astype(np.float64), params=data_params,
-                                free_raw_data=False)
-        valid_set = None if X_va is None else lgb.Dataset(
-            X_va, label=pos_va.astype(np.float64), reference=train_set, params=data_params,
-            free_raw_data=False)
-        self.validation_history_, self.validation_score_, self.fit_seconds_ = {}, {}, {}
+        train_set = self._dataset(X_tr, pos_tr, seed)
+        valid_set = None if X_va is None else self._dataset(X_va, pos_va, seed, train_set)
+        self.validation_history_, self.validation_score_ = {}, {}
+        self.validation_rounds_, self.fit_seconds_ = {}, {}
         best = None
         for loss in candidates:
             start = time.perf_counter()
-            booster, n_iter, curve = self._boost(loss, train_set, valid_set, pos_tr,
-                                                 fpr_range, seed)
+            booster, n_iter, curve, score = self._boost(loss, train_set, valid_set, pos_tr,
+                                                        fpr_range, seed)
             self.fit_seconds_[loss] = time.perf_counter() - start
-            score = -np.inf
             if curve is not None:
                 self.validation_history_[loss] = curve
-                score = float(curve[n_iter - 1])
                 self.validation_score_[loss] = score
+                self.validation_rounds_[loss] = n_iter
             if self.verbose:
                 shown = "" if curve is None else f", validation pAUC {score:.4f}"
                 print(f"[GradientBoostingRanker] {loss}: {n_iter} rounds{shown}, "
                       f"{self.fit_seconds_[loss]:.2f} s")
-            if best is None or score > best[0]:
+            # strictly better only: log-loss, the first candidate, wins ties
+            if best is None or (curve is not None and score > best[0]):
                 best = (score, loss, booster, n_iter)
         _, self.best_loss_, self.booster_, self.n_iter_ = best
+        if self.refit and use_validation:
+            # the kept loss and number of rounds, boosted again on every row
+            start = time.perf_counter()
+            self.booster_ = lgb.train(self._lgb_params(self.best_loss_, is_pos, fpr_range, seed),
+                                      self._dataset(X, is_pos, seed),
+                                      num_boost_round=self.n_iter_)
+            self.fit_seconds_["refit"] = time.perf_counter() - start
         gain = self.booster_.feature_importance("gain", iteration=self.n_iter_)
         total = gain.sum()
         self.feature_importances_ = gain / total if total > 0 else np.zeros_like(gain)
         self._set_threshold(self._raw_scores(X), is_pos, fpr_range)
         return self
+
+    @staticmethod
+    def _dataset(X, is_pos, seed, reference=None):
+        # feature_pre_filter off: on small data LightGBM would otherwise drop every
+        # feature that min_child_samples cannot split, and refuse a custom objective
+        return lgb.Dataset(X, label=is_pos.astype(np.float64), reference=reference,
+                           params={"verbosity": -1, "seed": seed, "feature_pre_filter": False},
+                           free_raw_data=False)
 
     def _set_threshold(self, scores, is_pos, fpr_range):
         """``threshold_`` at the training operating point (FPR = ``operating_fpr``,

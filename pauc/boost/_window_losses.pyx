@@ -134,46 +134,57 @@ cdef inline double _share(Py_ssize_t above, Py_ssize_t tied, Py_ssize_t j_alpha,
     return (hi - lo) / <double> tied if hi > lo else 0.0
 
 
-cdef void _count(const floating[::1] neg, double v, Py_ssize_t* above,
-                 Py_ssize_t* tied) noexcept nogil:
-    cdef Py_ssize_t k, a = 0, t = 0
+cdef void _count(const floating[::1] neg, double v_top, double v_bot,
+                 Py_ssize_t* counts) noexcept nogil:
+    """Negatives above / tied with each border, in one pass."""
+    cdef Py_ssize_t k
+    cdef double z
+    counts[0] = counts[1] = counts[2] = counts[3] = 0
     for k in range(neg.shape[0]):
-        a += neg[k] > v
-        t += neg[k] == v
-    above[0] = a
-    tied[0] = t
+        z = neg[k]
+        counts[0] += z > v_top
+        counts[1] += z == v_top
+        counts[2] += z > v_bot
+        counts[3] += z == v_bot
 
 
 cdef Window _window(scores, is_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta):
-    """The borders of the window: one selection of the negatives' scores, O(n)."""
+    """The borders of the window: a selection in the negatives' scores, O(n).
+
+    Two single-position ``numpy.partition`` calls (numpy's vectorised
+    selection; a call with two positions falls back to a scalar introselect
+    an order of magnitude slower): first the bottom border, then the top
+    border among the negatives above it.
+    """
     cdef Window w
-    cdef Py_ssize_t above, tied
+    cdef Py_ssize_t counts[4]
     neg = split_by_label(np.asarray(scores), np.asarray(is_pos).view(np.bool_))[1]
     cdef Py_ssize_t n_neg = neg.shape[0]
     cdef Py_ssize_t top = n_neg - j_alpha - 1, bot = n_neg - j_beta   # ascending positions
-    neg.partition([bot, top])
-    w.v_top = neg[top]
+    neg.partition(bot)
     w.v_bot = neg[bot]
+    upper = neg[bot:]
+    if top == n_neg - 1:
+        w.v_top = upper.max()
+    elif top > bot:
+        upper.partition(top - bot)
+        w.v_top = upper[top - bot]
+    else:
+        w.v_top = w.v_bot
     cdef double[::1] neg64
     cdef float[::1] neg32
     if neg.dtype == np.float32:
         neg32 = neg
         with nogil:
-            _count(neg32, w.v_top, &above, &tied)
-            w.w_top = _share(above, tied, j_alpha, j_beta)
-            _count(neg32, w.v_bot, &above, &tied)
-            w.w_bot = _share(above, tied, j_alpha, j_beta)
-            w.above_bot = above
-            w.tied_bot = tied
+            _count(neg32, w.v_top, w.v_bot, counts)
     else:
         neg64 = neg
         with nogil:
-            _count(neg64, w.v_top, &above, &tied)
-            w.w_top = _share(above, tied, j_alpha, j_beta)
-            _count(neg64, w.v_bot, &above, &tied)
-            w.w_bot = _share(above, tied, j_alpha, j_beta)
-            w.above_bot = above
-            w.tied_bot = tied
+            _count(neg64, w.v_top, w.v_bot, counts)
+    w.w_top = _share(counts[0], counts[1], j_alpha, j_beta)
+    w.w_bot = _share(counts[2], counts[3], j_alpha, j_beta)
+    w.above_bot = counts[2]
+    w.tied_bot = counts[3]
     return w
 
 
@@ -211,46 +222,52 @@ def exponential(const floating[::1] scores, const unsigned char[::1] is_pos,
     cdef Window w = _window(scores, is_pos, j_alpha, j_beta)
     cdef Py_ssize_t k, n = scores.shape[0]
     cdef double inv_n = 1.0 / (<double> n_pos * <double> (j_beta - j_alpha))
-    cdef double lo_pos = INFINITY, sum_pos = 0.0, sum_neg = 0.0, om, z
-    cdef double log_a, log_b, log_max, log_f, max_neg = -INFINITY
+    cdef double lo_pos = INFINITY, sum_pos = 0.0, sum_neg = 0.0, om, z, e
+    cdef double log_a, log_b, log_max, log_f, c_pos, c_neg, max_neg = 0.0
+    work_arr = np.empty(n, dtype=np.float64)
+    cdef double[::1] work = work_arr
     with nogil:
         # A = sum_i exp(-s_i) = exp(-lo_pos) * sum_i exp(-(s_i - lo_pos)),
         # B = sum_j omega_j exp(s_j) = exp(v_top) * sum_j omega_j exp(s_j - v_top):
-        # the largest term of each sum is factored out, no overflow.
+        # the largest term of each sum is factored out, no overflow.  Each
+        # row's term is kept in ``work``: one exp per row.
         for k in range(n):
             if is_pos[k] and scores[k] < lo_pos:
                 lo_pos = scores[k]
         for k in range(n):
             z = scores[k]
             if is_pos[k]:
-                sum_pos += exp(lo_pos - z)
+                e = exp(lo_pos - z)
+                sum_pos += e
             else:
                 om = _omega(z, &w)
-                if om > 0.0:
-                    sum_neg += om * exp(z - w.v_top)
-                    if log(om) + z > max_neg:
-                        max_neg = log(om) + z
+                e = om * exp(z - w.v_top) if om > 0.0 else 0.0
+                sum_neg += e
+                if e > max_neg:
+                    max_neg = e
+            work[k] = e
         log_a = log(sum_pos) - lo_pos
         log_b = log(sum_neg) + w.v_top
-        # log of the largest |gradient| entry, positives (at lo_pos) or negatives
+        # the largest |gradient| entry: a positive at lo_pos (exp(-lo_pos) B) or a
+        # window negative (omega exp(z) A), in logs
         log_max = -lo_pos + log_b
-        if max_neg + log_a > log_max:
-            log_max = max_neg + log_a
-        log_f = log(scale) - log(<double> n_pos * <double> (j_beta - j_alpha))
-        if normalize:
-            log_f = log(scale) - log_max
+        if log(max_neg) + w.v_top + log_a > log_max:
+            log_max = log(max_neg) + w.v_top + log_a
+        log_f = log(scale) - (log_max if normalize else
+                              log(<double> n_pos * <double> (j_beta - j_alpha)))
+        # gradient of a positive: -exp(-s_i) B = -work * exp(-lo_pos + log_b);
+        # of a negative: omega exp(s_j) A = work * exp(v_top + log_a)
+        c_pos = exp(log_f - lo_pos + log_b)
+        c_neg = exp(log_f + w.v_top + log_a)
         for k in range(n):
-            z = scores[k]
             if is_pos[k]:
-                om = exp(log_f - z + log_b)
-                grad[k] -= om
-                hess[k] += om
-            else:
-                om = _omega(z, &w)
-                if om > 0.0:
-                    om = om * exp(log_f + z + log_a)
-                    grad[k] += om
-                    hess[k] += om
+                e = work[k] * c_pos
+                grad[k] -= e
+                hess[k] += e
+            elif work[k] > 0.0:
+                e = work[k] * c_neg
+                grad[k] += e
+                hess[k] += e
     return exp(log_a + log_b) * inv_n
 
 
@@ -378,19 +395,12 @@ def logloss(const floating[::1] scores, const unsigned char[::1] is_pos,
     with nogil:
         for k in range(n):
             s = scores[k]
-            # margin m = y s; log(1 + exp(-m)) and sigmoid(s) without overflow
-            m = s if is_pos[k] else -s
-            if m >= 0:
-                e = exp(-m)
-                total += log1p(e)
-            else:
-                e = exp(m)
-                total += -m + log1p(e)
-            if s >= 0:
-                p = 1.0 / (1.0 + exp(-s))
-            else:
-                e = exp(s)
-                p = e / (1.0 + e)
+            # e = exp(-|s|) gives both log(1 + exp(-y s)) and sigmoid(s) without
+            # overflow, one exp per row
+            e = exp(-s if s >= 0 else s)
+            p = 1.0 / (1.0 + e) if s >= 0 else e / (1.0 + e)
+            m = s if is_pos[k] else -s          # the margin y s
+            total += log1p(e) + (-m if m < 0 else 0.0)
             grad[k] += f * (p - (1.0 if is_pos[k] else 0.0))
             hess[k] += f * p * (1.0 - p)
     return total / n
