@@ -68,6 +68,10 @@ def test_exported():
 # selection, stopping, attributes
 # --------------------------------------------------------------------------
 
+def _trailing_means(curve, width):
+    return np.array([np.mean(curve[max(0, t + 1 - width):t + 1]) for t in range(len(curve))])
+
+
 def test_auto_boosts_every_candidate_and_keeps_the_best_validation_pauc():
     X, y = _data(4000)
     model = GradientBoostingRanker((0.0, 0.1), n_estimators=200, early_stopping=True,
@@ -76,27 +80,35 @@ def test_auto_boosts_every_candidate_and_keeps_the_best_validation_pauc():
     assert model.best_loss_ == max(AUTO_CANDIDATES, key=lambda k: (
         model.validation_score_[k], -AUTO_CANDIDATES.index(k)))
     for loss, curve in model.validation_history_.items():
-        best = int(np.argmax(curve))
-        assert model.validation_score_[loss] == curve[best]
-        # stopped n_iter_no_change rounds after the (first) best round
-        assert len(curve) == min(200, best + 1 + 20)
-    curve = model.validation_history_[model.best_loss_]
-    assert model.n_iter_ == int(np.argmax(curve)) + 1
-    assert model.booster_.num_trees() >= model.n_iter_
+        # the stopping rule reads the mean of the last 20 // 4 = 5 rounds
+        means = _trailing_means(curve, 5)
+        best_end = int(np.argmax(means))
+        assert model.validation_score_[loss] == pytest.approx(means[best_end])
+        # stopped n_iter_no_change rounds after the (first) best stretch ended
+        assert len(curve) == min(200, best_end + 1 + 20)
+        # and kept the middle round of that stretch
+        assert model.validation_rounds_[loss] == max(1, best_end + 1 - 2)
+    assert model.n_iter_ == model.validation_rounds_[model.best_loss_]
+    assert model.booster_.num_trees() == model.n_iter_          # refit: that many rounds
 
 
 def test_validation_pauc_is_recomputed_from_the_kept_model():
-    """The recorded validation score is the window pAUC of the kept model's
-    scores on the validation rows (same split as the estimator's)."""
+    """Without refit, the kept model is the candidate's booster: its validation
+    window pAUC at the kept round is the recorded curve's value there."""
     X, y = _data(3000, seed=1)
     model = GradientBoostingRanker((0.02, 0.2), loss="squared_hinge", n_estimators=60,
-                                   early_stopping=True, n_iter_no_change=10,
+                                   early_stopping=True, n_iter_no_change=12, refit=False,
                                    random_state=3).fit(X, y)
     est = GradientBoostingRanker((0.02, 0.2), random_state=3, early_stopping=True)
     _, is_pos = est._validate_training_data(X, y, None)
     _, _, X_va, pos_va = est._split(X, is_pos, np.random.RandomState(3), True, (0.02, 0.2))
     value = partial_auc(pos_va, model.decision_function(X_va), fpr_range=(0.02, 0.2))
-    assert value == pytest.approx(model.validation_score_["squared_hinge"])
+    curve = model.validation_history_["squared_hinge"]
+    assert value == pytest.approx(curve[model.n_iter_ - 1])
+    refitted = clone(model).set_params(refit=True).fit(X, y)
+    assert refitted.n_iter_ == model.n_iter_
+    assert refitted.booster_.num_trees() == model.n_iter_
+    assert not np.array_equal(refitted.decision_function(X), model.decision_function(X))
 
 
 def test_auto_without_validation_is_logloss_and_matches_lightgbm():
@@ -201,7 +213,10 @@ def test_deterministic_and_thread_independent(loss):
     np.testing.assert_array_equal(make(2).fit(X, y).decision_function(X), one)
     other = GradientBoostingRanker((0.0, 0.1), loss=loss, n_estimators=15,
                                    n_iter_no_change=5, random_state=8).fit(X, y)
-    assert not np.array_equal(other.decision_function(X), one)   # the seed is used
+    first = make(1).fit(X, y)
+    # the seed draws the validation split
+    assert not np.array_equal(other.validation_history_[other.best_loss_],
+                              first.validation_history_[other.best_loss_])
 
 
 def test_sparse_float32_and_dense_give_the_same_model():
