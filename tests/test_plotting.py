@@ -147,4 +147,5 @@ def test_plot_validation_history_draws_each_candidate():
     assert [int(m.get_xdata()[0]) for m in marks] == list(ranker.validation_rounds_.values())
     assert sum("(kept)" in line.get_label() for line in curves) == 1
     with pytest.raises(ValueError, match="no validation history"):
-        plot_validation_history(GradientBoostingRanker(n_estimators=3).fit(X, y))
+        plot_validation_history(GradientBoostingRanker(n_estimators=3, early_stopping=False)
+                                .fit(X, y))

@@ -15,7 +15,7 @@ from sklearn.utils.estimator_checks import check_estimator
 
 import pauc
 from pauc.boost import GradientBoostingRanker
-from pauc.boost._gbm import AUTO_CANDIDATES
+from pauc.boost._gbm import AUTO_CANDIDATES, SELECTION_CONFIDENCE, validation_windows
 from pauc.datasets import load_a9a
 from pauc.metrics import partial_auc, partial_auc_scorer
 
@@ -76,9 +76,10 @@ def test_auto_boosts_every_candidate_and_keeps_the_best_validation_pauc():
     X, y = _data(4000)
     model = GradientBoostingRanker((0.0, 0.1), n_estimators=200, early_stopping=True,
                                    n_iter_no_change=20, random_state=0).fit(X, y)
-    assert set(model.validation_history_) == set(AUTO_CANDIDATES)
-    assert model.best_loss_ == max(AUTO_CANDIDATES, key=lambda k: (
-        model.validation_score_[k], -AUTO_CANDIDATES.index(k)))
+    assert set(model.validation_history_) == set(AUTO_CANDIDATES) == {"logloss", "exponential"}
+    # the window loss is kept only when the bootstrap says it is better
+    confident = model.selection_confidence_["exponential"] >= SELECTION_CONFIDENCE
+    assert model.best_loss_ == ("exponential" if confident else "logloss")
     for loss, curve in model.validation_history_.items():
         # the stopping rule reads the mean of the last 20 // 4 = 5 rounds
         means = _trailing_means(curve, 5)
@@ -102,7 +103,9 @@ def test_validation_pauc_is_recomputed_from_the_kept_model():
     est = GradientBoostingRanker((0.02, 0.2), random_state=3, early_stopping=True)
     _, is_pos = est._validate_training_data(X, y, None)
     _, _, X_va, pos_va = est._split(X, is_pos, np.random.RandomState(3), True, (0.02, 0.2))
-    value = partial_auc(pos_va, model.decision_function(X_va), fpr_range=(0.02, 0.2))
+    s_va = model.decision_function(X_va)
+    assert len(model.validation_windows_) == 2          # 44 negatives in the window
+    value = np.mean([partial_auc(pos_va, s_va, fpr_range=w) for w in model.validation_windows_])
     curve = model.validation_history_["squared_hinge"]
     assert value == pytest.approx(curve[model.n_iter_ - 1])
     refitted = clone(model).set_params(refit=True).fit(X, y)
@@ -123,20 +126,45 @@ def test_auto_without_validation_is_logloss_and_matches_lightgbm():
                                rtol=1e-10, atol=1e-10)
 
 
-def test_early_stopping_auto_from_ten_thousand_rows():
-    X, y = _data(10_000)
-    model = GradientBoostingRanker((0.0, 0.1), loss="logloss", n_estimators=5,
+def test_early_stopping_auto_from_two_thousand_rows_and_auto_rounds():
+    X, y = _data(2000)
+    model = GradientBoostingRanker((0.0, 0.1), loss="logloss", n_iter_no_change=5,
                                    random_state=0).fit(X, y)
     assert list(model.validation_history_) == ["logloss"]
-    model = GradientBoostingRanker((0.0, 0.1), loss="logloss", n_estimators=5,
-                                   random_state=0).fit(X[:9999], y[:9999])
-    assert model.validation_history_ == {}
+    assert len(model.validation_history_["logloss"]) < 2000       # stopped before the cap
+    model = GradientBoostingRanker((0.0, 0.1), loss="logloss",
+                                   random_state=0).fit(X[:1999], y[:1999])
+    assert model.validation_history_ == {} and model.validation_windows_ == []
+    assert model.n_iter_ == 100 and model.booster_.num_trees() == 100
+
+
+def test_validation_windows_widen_to_a_hundred_negatives():
+    assert validation_windows(5000, (0.0, 0.1)) == [(0.0, 0.1)]            # 500 negatives
+    assert validation_windows(2700, (0.0, 0.01)) == [(0.0, 0.01), (0.0, 100 / 2700)]
+    # alpha > 0: widened from floor(n alpha) on
+    assert validation_windows(1000, (0.02, 0.05)) == [(0.02, 0.05), (0.02, 0.12)]
+    assert validation_windows(50, (0.5, 1.0)) == [(0.5, 1.0)]               # reaches FPR 1
+    assert validation_windows(60, (0.0, 0.5)) == [(0.0, 0.5), (0.0, 1.0)]   # capped at 1
+
+
+def test_selection_criterion_and_confidence_on_a_narrow_window():
+    """[0, 0.01] on 3000 validation rows holds 27 negatives: the criterion averages
+    it with [0, 100 / 2700], for stopping and for the selection."""
+    X, y = _data(30_000, seed=4, weights=[0.9])
+    model = GradientBoostingRanker((0.0, 0.01), n_estimators=60, n_iter_no_change=8,
+                                   refit=False, random_state=0).fit(X, y)
+    n_val_neg = int(round(0.1 * (y == 0).sum()))
+    ((a, b), (a2, b2)) = model.validation_windows_
+    assert (a, b, a2) == (0.0, 0.01, 0.0) and b2 == pytest.approx(100 / n_val_neg, rel=0.01)
+    conf = model.selection_confidence_["exponential"]
+    assert 0.0 <= conf <= 1.0
+    assert model.best_loss_ == ("exponential" if conf >= SELECTION_CONFIDENCE else "logloss")
 
 
 def test_attributes_and_operating_point():
     X, y = _data(3000, seed=2)
     model = GradientBoostingRanker((0.0, 0.1), loss="exponential", n_estimators=40,
-                                   random_state=0).fit(X, y)
+                                   early_stopping=False, random_state=0).fit(X, y)
     assert model.feature_importances_.shape == (10,)
     assert model.feature_importances_.sum() == pytest.approx(1.0)
     assert (model.j_alpha_, model.j_beta_) == (0, int(np.ceil(0.1 * (y == 0).sum())))
@@ -145,12 +173,14 @@ def test_attributes_and_operating_point():
     assert fpr == pytest.approx(model.j_beta_ / (y == 0).sum())
     assert set(np.unique(model.predict(X))) <= {0, 1}
     # the whole curve: Youden's point, an operating_fpr overrides it
-    full = GradientBoostingRanker(n_estimators=20, random_state=0).fit(X, y)
+    full = GradientBoostingRanker(n_estimators=20, early_stopping=False,
+                                  random_state=0).fit(X, y)
     s = full.decision_function(X)
     tpr = [np.mean(s[y == 1] >= t) - np.mean(s[y == 0] >= t) for t in np.unique(s)]
     assert np.mean(s[y == 1] >= full.threshold_) - np.mean(s[y == 0] >= full.threshold_) \
         == pytest.approx(max(tpr))
-    fixed = GradientBoostingRanker(n_estimators=20, operating_fpr=0.3, random_state=0)
+    fixed = GradientBoostingRanker(n_estimators=20, operating_fpr=0.3, early_stopping=False,
+                                   random_state=0)
     assert np.mean(fixed.fit(X, y).predict(X)[y == 0] == 1) == pytest.approx(
         np.ceil(0.3 * (y == 0).sum()) / (y == 0).sum())
 
