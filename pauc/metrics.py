@@ -112,6 +112,18 @@ def _top_of_classes(is_pos, score, fpr_hi):
     return pos, neg, float(m), float(n)
 
 
+def _window_paucs(is_pos, score, windows):
+    """``partial_auc(..., normalize="range")`` over each window, no input checks.
+
+    ``is_pos`` a bool array with both classes, ``score`` finite float32/float64:
+    the inner loop of early stopping, where the labels were checked once.  The
+    top of the list is selected once, for the widest window.
+    """
+    pos, neg, m, n = _top_of_classes(is_pos, score, max(b for _, b in windows))
+    return [_ranking.partial_area(pos, neg, a, b, 0.0, tp_total=m, fp_total=n) / (b - a)
+            for a, b in windows]
+
+
 def _raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight):
     if is_dask_array(y_score) or is_dask_array(y_true):
         # row-chunked scores: the same area, reduced on the workers (pauc._dask_metrics)

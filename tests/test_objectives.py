@@ -37,7 +37,8 @@ def test_gradient_is_n_times_the_kernel(loss, fpr_range):
     else:
         factor = 500.0
     np.testing.assert_allclose(grad, factor * g, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(hess, factor * h, rtol=1e-12, atol=1e-15)
+    # the Hessian handed to LightGBM is the diagonal majorizer: twice the diagonal
+    np.testing.assert_allclose(hess, 2.0 * factor * h, rtol=1e-12, atol=1e-15)
 
 
 def test_mixture_adds_weighted_logloss():
@@ -52,6 +53,9 @@ def test_mixture_adds_weighted_logloss():
     g_log, h_log = logloss.gradient(scores)
     np.testing.assert_allclose(g_mix, g_win + 0.5 * g_log, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(h_mix, h_win + 0.5 * h_log, rtol=1e-12, atol=1e-15)
+    # log-loss is pointwise: its Hessian diagonal is exact, not doubled
+    p = 1.0 / (1.0 + np.exp(-scores))
+    np.testing.assert_allclose(h_log, p * (1 - p), rtol=1e-12)
     assert mix.value(scores) == pytest.approx(alone.value(scores) + 0.5 * logloss.value(scores))
 
 
@@ -138,6 +142,25 @@ def test_bad_labels_and_scores():
         objective.gradient(np.zeros(4))
     with pytest.raises(ValueError, match="NaN or infinity"):
         objective.gradient(np.array([0.0, np.nan, 0.0, 1.0, 2.0]))
+
+
+def test_pairwise_majorizer_bounds_the_loss_along_a_tree_step():
+    """Twice the Hessian diagonal majorizes the window loss: along a step d that
+    moves the positives up and the negatives down (what a tree does when it
+    splits the classes), L(s + t d) <= L(s) + t g.d + t^2/2 d.(2 diag) d, while the
+    exact diagonal alone underestimates the curvature there."""
+    rng = np.random.default_rng(7)
+    y = rng.random(300) < 0.3
+    s = rng.normal(size=300) * 0.3
+    objective = window_objective(y, (0.0, 1.0), "squared_hinge")
+    grad, hess = objective.gradient(s)            # n times the loss, Hessian doubled
+    d = np.where(y, 1.0, -1.0)
+    t = 0.05
+    value = 300 * objective.value(s)
+    moved = 300 * objective.value(s + t * d)
+    quad = lambda h: value + t * grad @ d + 0.5 * t * t * d @ (h * d)  # noqa: E731
+    assert moved <= quad(hess) + 1e-9
+    assert moved > quad(hess / 2.0)
 
 
 def test_losses_are_listed():

@@ -75,9 +75,14 @@ The losses
   ``p_i (1 - p_i) / n`` with ``p = sigmoid(s)``: the usual baseline, and the
   other half of a mixture ``logloss + lambda * window loss``.
 
-Every kernel *adds* ``scale`` times its gradient and Hessian diagonal into
-float64 arrays given by the caller (so that a mixture is two calls on the
-same arrays), and returns the loss value (unscaled).  Scores are float32 or
+Every kernel *adds* ``scale`` times its gradient and ``scale * curvature``
+times its Hessian diagonal into float64 arrays given by the caller (so that a
+mixture is two calls on the same arrays), and returns the loss value
+(unscaled).  The diagonal above is exact; :mod:`pauc.objectives` passes
+``curvature=2`` for the pairwise losses, the diagonal *majorizer* of their
+Hessian: a pair's Hessian ``l''(t) [[1, -1], [-1, 1]]`` is at most
+``2 l''(t) I``, and a tree that moves a positive and a negative in opposite
+directions meets exactly that curvature.  Scores are float32 or
 float64; sums are float64.  No input checks here: :mod:`pauc.objectives`
 validates.
 
@@ -212,12 +217,12 @@ def window_weights(const floating[::1] scores, const unsigned char[::1] is_pos,
 def exponential(const floating[::1] scores, const unsigned char[::1] is_pos,
                 Py_ssize_t n_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta,
                 double[::1] grad, double[::1] hess, double scale=1.0,
-                bint normalize=False):
+                bint normalize=False, double curvature=1.0):
     """Window exponential loss ``(1/N) sum_i sum_j omega_j exp(s_j - s_i)``.
 
-    Adds ``scale * gradient`` and ``scale * Hessian diagonal`` into ``grad``
-    and ``hess`` (divided by the largest absolute gradient entry with
-    ``normalize``); returns the loss (``inf`` when it overflows a float64).
+    Adds ``scale * gradient`` and ``scale * curvature * Hessian diagonal`` into
+    ``grad`` and ``hess`` (both divided by the largest absolute gradient entry
+    with ``normalize``); returns the loss (``inf`` when it overflows a float64).
     """
     cdef Window w = _window(scores, is_pos, j_alpha, j_beta)
     cdef Py_ssize_t k, n = scores.shape[0]
@@ -263,11 +268,11 @@ def exponential(const floating[::1] scores, const unsigned char[::1] is_pos,
             if is_pos[k]:
                 e = work[k] * c_pos
                 grad[k] -= e
-                hess[k] += e
+                hess[k] += curvature * e
             elif work[k] > 0.0:
                 e = work[k] * c_neg
                 grad[k] += e
-                hess[k] += e
+                hess[k] += curvature * e
     return exp(log_a + log_b) * inv_n
 
 
@@ -276,11 +281,11 @@ def exponential(const floating[::1] scores, const unsigned char[::1] is_pos,
 # --------------------------------------------------------------------------
 
 cdef double _squared_hinge_walk(const double[::1] values, const int[::1] rows,
-                                Py_ssize_t size, const Window* w, double f,
+                                Py_ssize_t size, const Window* w, double f, double fh,
                                 double[::1] grad, double[::1] hess) noexcept nogil:
     """Negatives ``values[:size]`` (the top of the list, window and above it)
     and positives ``values[size:]``, each ascending.  Adds ``f`` times the
-    derivatives of ``sum_i sum_j omega_j max(0, s_j - (s_i - 1))^2``; returns
+    gradient and ``fh`` times the Hessian diagonal of ``sum_i sum_j omega_j max(0, s_j - (s_i - 1))^2``; returns
     that sum.
 
     Scores are centred at ``v_bot`` (``u = z - v_bot``) before squaring, so
@@ -304,7 +309,7 @@ cdef double _squared_hinge_walk(const double[::1] values, const int[::1] rows,
         a = c - p_m1
         total += s2 + 2.0 * a * s1 + a * a * s0
         grad[rows[i]] -= 2.0 * f * (s1 + a * s0)
-        hess[rows[i]] += 2.0 * f * s0
+        hess[rows[i]] += 2.0 * fh * s0
     # Negatives from the bottom up: the active positives {p - 1 < z} only grow.
     q = size
     for t in range(size):
@@ -316,17 +321,18 @@ cdef double _squared_hinge_walk(const double[::1] values, const int[::1] rows,
         if om > 0.0:
             u = values[t] - c
             grad[rows[t]] += 2.0 * f * om * (t0 * u + t1)
-            hess[rows[t]] += 2.0 * f * om * t0
+            hess[rows[t]] += 2.0 * fh * om * t0
     return total
 
 
 def squared_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
                   Py_ssize_t n_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta,
-                  double[::1] grad, double[::1] hess, double scale=1.0):
+                  double[::1] grad, double[::1] hess, double scale=1.0,
+                  double curvature=1.0):
     """Window squared hinge ``(1/N) sum_i sum_j omega_j max(0, 1 - (s_i - s_j))^2``.
 
-    Adds ``scale`` times its gradient and Hessian diagonal into ``grad`` and
-    ``hess``; returns the loss.  One sort of the positives and of the
+    Adds ``scale`` times its gradient and ``scale * curvature`` times its
+    Hessian diagonal into ``grad`` and ``hess``; returns the loss.  One sort of the positives and of the
     negatives down to the window's bottom border.
     """
     cdef Window w = _window(scores, is_pos, j_alpha, j_beta)
@@ -342,7 +348,8 @@ def squared_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
     cdef const int[::1] rows = rows_arr
     cdef double total
     with nogil:
-        total = _squared_hinge_walk(values, rows, size, &w, scale * inv_n, grad, hess)
+        total = _squared_hinge_walk(values, rows, size, &w, scale * inv_n,
+                                    scale * curvature * inv_n, grad, hess)
     return total * inv_n
 
 
@@ -352,11 +359,13 @@ def squared_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
 
 def tight_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
                 Py_ssize_t n_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta,
-                double[::1] grad, double[::1] hess, double scale=1.0):
+                double[::1] grad, double[::1] hess, double scale=1.0,
+                double curvature=1.0):
     """Tight structural surrogate ``Delta - s . coef`` (eqs. (14), (18)).
 
-    Adds ``-scale * coef`` into ``grad`` and ``scale`` times the constant
-    Hessian of the module docstring into ``hess``; returns the surrogate.
+    Adds ``-scale * coef`` into ``grad`` and ``scale * curvature`` times the
+    constant Hessian of the module docstring into ``hess``; returns the
+    surrogate.
     """
     score_arr = np.asarray(scores)
     coef, loss = pauc_tight_oracle(score_arr, np.asarray(is_pos).view(np.bool_),
@@ -364,7 +373,8 @@ def tight_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
     cdef const double[::1] c = coef
     # the top j_beta negatives (their shares at a tie): the window (0, j_beta)
     cdef Window top = _window(scores, is_pos, 0, j_beta)
-    cdef double h_pos = scale / n_pos, h_neg = scale / (j_beta - j_alpha)
+    cdef double h_pos = scale * curvature / n_pos
+    cdef double h_neg = scale * curvature / (j_beta - j_alpha)
     cdef double value = 0.0
     cdef Py_ssize_t k
     with nogil:

@@ -121,7 +121,7 @@ def test_auto_without_validation_is_logloss_and_matches_lightgbm():
     assert model.best_loss_ == "logloss" and model.n_iter_ == 30
     assert model.validation_history_ == {} and model.validation_score_ == {}
     ref = lgb.LGBMClassifier(n_estimators=30, num_leaves=7, learning_rate=0.1, verbose=-1,
-                             n_jobs=1, deterministic=True, force_col_wise=True).fit(X, y)
+                             n_jobs=1, deterministic=True, force_row_wise=True).fit(X, y)
     np.testing.assert_allclose(model.decision_function(X), ref.predict(X, raw_score=True),
                                rtol=1e-10, atol=1e-10)
 
