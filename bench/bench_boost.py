@@ -207,7 +207,7 @@ def _early_stopped_logloss(model, X, y):
     X_tr, pos_tr, X_va, pos_va = est._split(
         X, is_pos, np.random.RandomState(model.random_state), True, model.fpr_range)
     return lgb.LGBMClassifier(
-        n_estimators=model.n_estimators, learning_rate=model.learning_rate,
+        n_estimators=model._rounds(True), learning_rate=model.learning_rate,
         num_leaves=model.num_leaves, verbose=-1, n_jobs=1, random_state=0).fit(
         X_tr, pos_tr, eval_X=(X_va,), eval_y=(pos_va,),
         callbacks=[lgb.early_stopping(model.n_iter_no_change, verbose=False)])

@@ -259,7 +259,11 @@ def plot_convergence(estimator, *, axes=None, title=None):
 
 
 def plot_validation_history(ranker, *, ax=None, title=None):
-    """Draw the validation window pAUC per boosting round of each candidate loss.
+    """Draw the validation criterion per boosting round of each candidate loss.
+
+    The criterion is the validation pAUC of the window (averaged with that of a
+    widened window when the window holds fewer than 100 validation negatives:
+    ``validation_windows_``, named on the y axis).
 
     One curve per loss of a fitted :class:`pauc.boost.GradientBoostingRanker`
     (``validation_history_``), each ending where early stopping stopped it, a
@@ -295,8 +299,10 @@ def plot_validation_history(ranker, *, ax=None, title=None):
                               + (" (kept)" if kept else ""))
         at = ranker.validation_rounds_[loss]
         ax.plot([at], [curve[at - 1]], "o", color=line.get_color())
-    a, b = ranker.fpr_range
-    ax.set(xlabel="boosting round", ylabel=f"validation pAUC [{a:g}, {b:g}]",
-           title=title or "validation window pAUC per round")
+    windows = " and ".join(f"[{a:.3g}, {b:.3g}]" for a, b in ranker.validation_windows_)
+    ylabel = (f"validation pAUC {windows}" if len(ranker.validation_windows_) == 1
+              else f"validation: mean pAUC over {windows}")
+    ax.set(xlabel="boosting round", ylabel=ylabel,
+           title=title or "validation criterion per round")
     ax.legend(loc="lower right", fontsize="small")
     return ax
