@@ -191,13 +191,15 @@ class WindowObjective:
     def n_rows(self):
         return self._is_pos.shape[0]
 
-    def _accumulate(self, scores, grad, hess):
-        """Add the scaled derivatives into ``grad``, ``hess``; return the loss."""
+    def _accumulate(self, scores, grad, hess, with_value=True):
+        """Add the scaled derivatives into ``grad``, ``hess``; return the loss
+        (NaN when log-loss is part of it and ``with_value`` is False)."""
         n = float(self.n_rows)
         value = 0.0
         if self.loss == "logloss" or self.logloss_weight > 0:
             w = 1.0 if self.loss == "logloss" else self.logloss_weight
-            value += w * _window_losses.logloss(scores, self._is_pos, grad, hess, scale=w * n)
+            value += w * _window_losses.logloss(scores, self._is_pos, grad, hess, scale=w * n,
+                                                with_value=with_value)
         if self.loss != "logloss":
             kernel = _KERNELS[self.loss]
             args = (scores, self._is_pos, self.n_pos, self.j_alpha, self.j_beta, grad, hess)
@@ -214,7 +216,7 @@ class WindowObjective:
         scores = _scores(scores, self.n_rows)
         grad = np.zeros(self.n_rows)
         hess = np.zeros(self.n_rows)
-        self._accumulate(scores, grad, hess)
+        self._accumulate(scores, grad, hess, with_value=False)
         return grad, hess
 
     def value(self, scores):

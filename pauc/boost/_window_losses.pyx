@@ -97,11 +97,10 @@ Algorithm for Combining Preferences." JMLR 4, 2003.
 
 import numpy as np
 
-from libc.math cimport exp, log, log1p, INFINITY
+from libc.math cimport exp, log, log1p, INFINITY, NAN
 
 from .._ranking import split_by_label
-from ..svm._oracles import _sorted_candidates
-from ..svm.oracles import pauc_tight_oracle
+from ..svm._oracles import _cut, _sorted_candidates
 
 ctypedef fused floating:
     float
@@ -367,9 +366,9 @@ def tight_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
     constant Hessian of the module docstring into ``hess``; returns the
     surrogate.
     """
-    score_arr = np.asarray(scores)
-    coef, loss = pauc_tight_oracle(score_arr, np.asarray(is_pos).view(np.bool_),
-                                   j_alpha, j_beta)
+    # the search of pauc.svm.oracles.pauc_tight_oracle, without its input checks
+    # (pauc.objectives validated the labels once; the scores are LightGBM's)
+    coef, loss = _cut(scores, is_pos, n_pos, j_alpha, j_beta, False)
     cdef const double[::1] c = coef
     # the top j_beta negatives (their shares at a tie): the window (0, j_beta)
     cdef Window top = _window(scores, is_pos, 0, j_beta)
@@ -393,12 +392,13 @@ def tight_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
 # --------------------------------------------------------------------------
 
 def logloss(const floating[::1] scores, const unsigned char[::1] is_pos,
-            double[::1] grad, double[::1] hess, double scale=1.0):
+            double[::1] grad, double[::1] hess, double scale=1.0, bint with_value=True):
     """Mean binary cross-entropy ``(1/n) sum_i log(1 + exp(-y_i s_i))``, ``y = +-1``.
 
     Adds ``scale`` times its gradient ``(sigmoid(s) - [positive]) / n`` and
     Hessian ``sigmoid(s) (1 - sigmoid(s)) / n`` into ``grad`` and ``hess``;
-    returns the loss.
+    returns the loss, or NaN with ``with_value=False`` (the ``log1p`` of the
+    value costs as much as the rest: LightGBM only needs the derivatives).
     """
     cdef Py_ssize_t k, n = scores.shape[0]
     cdef double f = scale / n, total = 0.0, s, e, p, m
@@ -409,8 +409,9 @@ def logloss(const floating[::1] scores, const unsigned char[::1] is_pos,
             # overflow, one exp per row
             e = exp(-s if s >= 0 else s)
             p = 1.0 / (1.0 + e) if s >= 0 else e / (1.0 + e)
-            m = s if is_pos[k] else -s          # the margin y s
-            total += log1p(e) + (-m if m < 0 else 0.0)
+            if with_value:
+                m = s if is_pos[k] else -s          # the margin y s
+                total += log1p(e) + (-m if m < 0 else 0.0)
             grad[k] += f * (p - (1.0 if is_pos[k] else 0.0))
             hess[k] += f * p * (1.0 - p)
-    return total / n
+    return total / n if with_value else NAN
