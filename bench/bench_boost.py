@@ -26,12 +26,13 @@ the contender timed alternately, best of ``--repeat``):
 * fit with one explicit window loss / ``lightgbm.train`` with its binary
   objective, same rounds, learning rate and leaves, a9a (300 rounds) and a
   10^6 x 20 dense synthetic set (``--big-rounds`` rounds): <= 1.5;
-* fit with the defaults (``loss="auto"``, early stopping, refit) / LightGBM
+* fit with the defaults (``loss="auto"``, early stopping) / LightGBM
   log-loss, 300 rounds, a9a: <= 3;
 * one objective call (gradient and Hessian) / ``numpy.sort`` of the scores,
   n = 10^6, 10 % positives, each loss and three windows: <= 2.
 
-``--section gbm-quality`` fits every loss and ``auto`` with the defaults,
+``--section gbm-quality`` fits every loss and ``auto`` with the defaults (and
+``auto`` with ``refit=True``),
 LightGBM log-loss (300 rounds, and with early stopping on the validation
 log-loss on the estimator's split) and ``HistGradientBoostingClassifier()``
 on the problems of ``bench/panel_boost.py`` and prints the test pAUC in
@@ -172,7 +173,7 @@ def gbm_quality_section(args):
     from pauc.metrics import partial_auc
     from panel_boost import WINDOWS, problem
 
-    losses = ("logloss",) + WINDOW_LOSSES + ("auto",)
+    losses = ("logloss",) + WINDOW_LOSSES + ("auto", "auto+refit")
     print("test pAUC (normalize='range'); ours = GradientBoostingRanker(window, loss=...) "
           "with the defaults, random_state=0")
     print(f"{'problem':<12} {'window':<13} {'HistGBC':>8} {'LGB300':>7} {'LGB-ES':>7} "
@@ -188,10 +189,12 @@ def gbm_quality_section(args):
             row, extra = [], ""
             for loss in losses:
                 start = time.perf_counter()
-                model = GradientBoostingRanker(window, loss=loss, random_state=0).fit(X, y)
+                model = GradientBoostingRanker(window, loss=loss.split("+")[0],
+                                               refit=loss.endswith("+refit"),
+                                               random_state=0).fit(X, y)
                 row.append(model.score(Xt, yt))
                 if loss == "auto":
-                    extra = (f"{model.best_loss_[:5]}/{model.n_iter_}, "
+                    extra = (f"{model.best_loss_[:5]}@{model.stopped_on_[:3]}/{model.n_iter_}, "
                              f"{time.perf_counter() - start:.0f}")
                     s_es = _early_stopped_logloss(model, X, y).predict(Xt, raw_score=True)
             base = [partial_auc(yt, s, fpr_range=window) for s in (s_hist, s_300, s_es)]

@@ -297,8 +297,10 @@ def plot_validation_history(ranker, *, ax=None, title=None):
         line, = ax.plot(rounds, curve, lw=2.2 if kept else 1.2,
                         label=f"{loss}: {ranker.validation_score_[loss]:.4f}"
                               + (" (kept)" if kept else ""))
-        at = ranker.validation_rounds_[loss]
-        ax.plot([at], [curve[at - 1]], "o", color=line.get_color())
+        for label, at in ranker.validation_rounds_.items():
+            if label.split("@")[0] == loss:
+                ax.plot([at], [curve[at - 1]], "o" if "@" not in label else "s",
+                        color=line.get_color(), ms=7 if (kept and at == ranker.n_iter_) else 4)
     windows = " and ".join(f"[{a:.3g}, {b:.3g}]" for a, b in ranker.validation_windows_)
     ylabel = (f"validation pAUC {windows}" if len(ranker.validation_windows_) == 1
               else f"validation: mean pAUC over {windows}")

@@ -1,16 +1,16 @@
 """GradientBoostingRanker: gradient-boosted trees that target the FPR window.
 
 LightGBM grows the trees (Ke et al. 2017); pauc supplies the losses, the
-stopping rule and the choice between them.  Each candidate loss -- the
-pointwise log-loss and the window losses of :mod:`pauc.objectives` (pairwise
-losses over the pairs of a positive and a negative ranked inside the FPR
-window ``[alpha, beta]`` by the current scores) -- is boosted on a training
-part and stopped on the **validation partial AUC of the window**.
-``loss="auto"`` keeps log-loss unless a window loss beats it clearly on the
-validation rows, so that on data where targeting the window does not pay
+stopping rules and the choice between them.  Log-loss and a window loss of
+:mod:`pauc.objectives` (a pairwise loss over the pairs of a positive and a
+negative ranked inside the FPR window ``[alpha, beta]`` by the current scores)
+are boosted on a training part and stopped on a validation split.  The
+reference is log-loss stopped on its own validation loss -- what LightGBM's
+early stopping does; ``loss="auto"`` keeps it unless log-loss stopped on the
+**validation partial AUC of the window**, or the window loss, beats it clearly
+on the validation rows.  So on data where targeting the window does not pay
 (noisy tops, a9a) it falls back instead of losing, and on clean, learnable
-tops it takes the window loss.  The kept loss is then boosted again on every
-row for the kept number of rounds.
+tops it takes the window.
 
 Why each rule (measured on the panel of ``bench/panel_boost.py``: twelve
 synthetic nonlinear problems, a9a and reuters, windows [0, 0.01],
@@ -25,13 +25,17 @@ synthetic nonlinear problems, a9a and reuters, windows [0, 0.01],
   fewer, the criterion is the mean of its pAUC and that of ``[alpha, beta']``,
   the window extended to hold 100 validation negatives (lower variance, the
   same top of the list);
-* *a bootstrap test for the window loss*: a window loss replaces log-loss only
-  if it is better on at least 84 % of paired bootstrap resamples of the
-  validation rows (about one standard error).  Picking the best validation
-  value alone took the window loss on noisy problems (RF 20, moons, the
-  clustered ``make_classification``) and lost up to 0.08 there;
-* *refit on every row*: +0.003 test pAUC on average over the panel (the
-  validation rows are 10 % more data).
+* *a bootstrap test against the reference*: a candidate replaces log-loss
+  stopped on log-loss only if it is better on at least 84 % of paired
+  bootstrap resamples of the validation rows (about one standard error).
+  Picking the best validation value alone took the window loss on noisy
+  problems (RF 20, moons, the clustered ``make_classification``) and lost up
+  to 0.08 there, and stopping log-loss on the window alone stopped it early on
+  a9a and lost to LightGBM's own early stopping;
+* *no refit by default*: the kept model is the validated one, so that the
+  fallback is LightGBM's early-stopped log-loss model itself.  ``refit=True``
+  boosts the kept candidate again on every row: +0.004 test pAUC on average
+  on the synthetic problems (17 of 18 cases), -0.002 on a9a.
 
 References
 ----------
@@ -120,37 +124,55 @@ def validation_windows(n_neg, fpr_range):
 
 
 class _WindowStopping:
-    """LightGBM callback: stop on the validation window pAUC, averaged over rounds.
+    """LightGBM callback: stop on the validation criterion, averaged over rounds.
 
-    Records the validation window pAUC of every round.  The stopping rule
-    compares the mean of the last ``width`` rounds (a trailing average), so
-    that one lucky round -- the window of a validation split holds few
-    negatives, and its pAUC jumps by whole positives -- neither stops the
-    boosting nor becomes the kept model: the kept round is the middle of the
-    best stretch, and ``best`` its average.  Boosting stops once the average
-    has not improved for ``patience`` rounds.
+    Records the validation criterion (:class:`_ValidationCriterion`) of every
+    round.  The stopping rule compares the mean of the last ``width`` rounds (a
+    trailing average), so that one lucky round -- the window of a validation
+    split holds few negatives, and its pAUC jumps by whole positives -- neither
+    stops the boosting nor becomes the kept model: the kept round is the middle
+    of the best stretch, and ``best`` its average.  Boosting stops once the
+    average has not improved for ``patience`` rounds.
+
+    With ``loss_metric`` (log-loss boosting: LightGBM's ``binary_logloss`` on
+    the validation rows) it also tracks the round of least validation log-loss,
+    and boosting goes on until both rules have run out of patience.
     """
 
     order = 30      # after LightGBM's own callbacks
 
-    def __init__(self, metric_name, patience, width):
+    def __init__(self, metric_name, patience, width, loss_metric=None):
         self.metric_name, self.patience, self.width = metric_name, patience, width
+        self.loss_metric = loss_metric
         self.history, self.best, self.best_end = [], -np.inf, 0
+        self.loss_best, self.loss_round = np.inf, 0
 
     @property
     def best_round(self):
-        """The kept number of rounds (1-based)."""
+        """The kept number of rounds by the window criterion (1-based)."""
         return max(1, self.best_end + 1 - (self.width - 1) // 2)
 
     def __call__(self, env):
-        value = next(r[2] for r in env.evaluation_result_list if r[1] == self.metric_name)
-        self.history.append(value)
+        results = {r[1]: r[2] for r in env.evaluation_result_list}
+        self.history.append(results[self.metric_name])
         t = len(self.history) - 1
         mean = float(np.mean(self.history[max(0, t + 1 - self.width):]))
         if mean > self.best:
             self.best, self.best_end = mean, t
-        elif t - self.best_end >= self.patience:
-            raise lgb.callback.EarlyStopException(self.best_round - 1, [])
+        done = t - self.best_end >= self.patience
+        if self.loss_metric is not None:
+            if results[self.loss_metric] < self.loss_best:
+                self.loss_best, self.loss_round = results[self.loss_metric], t + 1
+            done = done and t + 1 - self.loss_round >= self.patience
+        if done:
+            # LightGBM keeps the trees up to this round: those of both rules
+            raise lgb.callback.EarlyStopException(max(self.best_round, self.loss_round) - 1, [])
+
+
+def _label(loss, rule):
+    """Name of a candidate: the loss, with ``@window`` when log-loss is stopped on
+    the window criterion instead of its own validation loss."""
+    return f"{loss}@window" if loss == "logloss" and rule == "window" else loss
 
 
 def _effective_threads(n_jobs):
@@ -165,12 +187,14 @@ def _effective_threads(n_jobs):
 class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     """Gradient-boosted trees (LightGBM) that win the partial AUC in an FPR window.
 
-    Boosts regression trees on a window loss -- a pairwise loss over the
-    pairs of a positive and a negative ranked ``j_alpha + 1 .. j_beta`` by
-    the current scores, ``j_alpha = floor(n alpha)``, ``j_beta = ceil(n
-    beta)`` on the ``n`` training negatives (Narasimhan & Agarwal, eq. (2)) --
-    or on log-loss, stops each on the validation window pAUC, and (with
-    ``loss="auto"``) keeps the one with the best validation window pAUC.
+    Boosts regression trees on log-loss and on a window loss -- a pairwise
+    loss over the pairs of a positive and a negative ranked ``j_alpha + 1 ..
+    j_beta`` by the current scores, ``j_alpha = floor(n alpha)``, ``j_beta =
+    ceil(n beta)`` on the ``n`` training negatives (Narasimhan & Agarwal,
+    eq. (2)) --, stops them on a validation split, and keeps log-loss stopped
+    on its own validation loss unless a candidate targeting the window beats
+    it clearly on the validation rows (``loss="auto"``; the rules and their
+    measurements are in the module :mod:`pauc.boost._gbm` and the user guide).
     LightGBM is the engine; the losses are in :mod:`pauc.objectives`.
 
     Parameters
@@ -178,12 +202,17 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     fpr_range : (float, float), default=(0.0, 1.0)
         The FPR window ``(alpha, beta)``; ``(0, 1)`` targets the full AUC.
     loss : {"auto", "logloss", "exponential", "squared_hinge", "tight_hinge"}, default="auto"
-        ``"auto"`` boosts log-loss and the window exponential loss and keeps
-        log-loss unless the window loss has the higher validation criterion on
-        at least 84 % of 200 paired bootstrap resamples of the validation rows;
-        without a validation split (``early_stopping`` off) it is log-loss.
-        ``"logloss"`` runs LightGBM's own binary objective.  The window losses
-        are defined in :mod:`pauc.objectives`.
+        ``"auto"`` boosts log-loss and the window exponential loss.  Its
+        candidates are log-loss stopped on the validation log-loss (the
+        reference), log-loss stopped on the validation criterion and the
+        window loss stopped on the validation criterion; a candidate replaces
+        the reference only if it has the higher criterion on at least 84 % of
+        200 paired bootstrap resamples of the validation rows (then the best
+        such candidate is kept).  ``"logloss"``: the two log-loss candidates;
+        a window loss: that loss alone.  Without a validation split
+        (``early_stopping`` off) ``"auto"`` is log-loss.  Log-loss runs
+        LightGBM's own binary objective; the window losses are defined in
+        :mod:`pauc.objectives`.
     n_estimators : int or "auto", default="auto"
         Boosting rounds per candidate: the maximum with early stopping, the
         number without.  ``"auto"``: 2000 with early stopping, 100 without.
@@ -196,20 +225,21 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         L2 penalty on the leaf values (LightGBM's ``lambda_l2``).
     early_stopping : "auto" or bool, default="auto"
         Hold out ``validation_fraction`` of the rows (stratified) and stop each
-        candidate when its validation criterion -- the window pAUC, averaged
-        with that of a widened window when the window holds fewer than 100
+        loss when its validation criterion -- the window pAUC, averaged with
+        that of a widened window when the window holds fewer than 100
         validation negatives (``validation_windows_``) -- has not improved for
-        ``n_iter_no_change`` rounds, keeping the best round.  ``"auto"``: on
-        from 2000 training rows.
+        ``n_iter_no_change`` rounds (log-loss: and its validation log-loss
+        neither), keeping the best rounds.  ``"auto"``: on from 2000 training
+        rows.
     validation_fraction : float in (0, 1), default=0.1
     n_iter_no_change : int, default=100
         Patience of early stopping, in rounds.  The validation pAUC is first
         averaged over the last ``n_iter_no_change // 4`` rounds, so that a
         lucky round neither stops a candidate nor wins the selection.
-    refit : bool, default=True
+    refit : bool, default=False
         With a validation split: boost the kept loss again on every row
         (training and validation) for the kept number of rounds.  False keeps
-        the model boosted on the training part.
+        the validated model, boosted on the training part.
     operating_fpr : float in [0, 1] or None, default=None
         Training FPR at which :meth:`predict` thresholds the scores; None
         means ``beta``, or Youden's point (maximal TPR - FPR) when the window
@@ -250,11 +280,16 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         ``n_iter_no_change // 4`` consecutive rounds (empty without a
         validation split).
     validation_rounds_ : dict of str -> int
-        Per candidate, the number of rounds it kept (the middle of that best
-        stretch).
+        Per candidate, its number of rounds: ``"logloss"`` (least validation
+        log-loss), ``"logloss@window"`` (log-loss by the validation
+        criterion, when the two differ), the window loss's name (the middle of
+        its best stretch).
+    stopped_on_ : {"logloss", "window", "fixed"}
+        The stopping rule of the kept candidate (``"fixed"``: no validation).
     selection_confidence_ : dict of str -> float
-        ``loss="auto"``: per window loss, the share of bootstrap resamples of
-        the validation rows on which it beat log-loss (ties count one half).
+        Per candidate other than the reference, the share of bootstrap
+        resamples of the validation rows on which it beat the reference (ties
+        count one half).
     fit_seconds_ : dict of str -> float
         Seconds spent boosting each candidate (and ``"refit"``).
     feature_importances_ : ndarray of shape (n_features,)
@@ -290,7 +325,7 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, fpr_range=(0.0, 1.0), *, loss="auto", n_estimators="auto",
                  learning_rate=0.1, num_leaves=31, min_child_samples=20, reg_lambda=0.0,
                  early_stopping="auto", validation_fraction=0.1, n_iter_no_change=100,
-                 refit=True, operating_fpr=None, pos_label=None, random_state=None,
+                 refit=False, operating_fpr=None, pos_label=None, random_state=None,
                  n_jobs=None, verbose=0):
         self.fpr_range = fpr_range
         self.loss = loss
@@ -443,21 +478,28 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         return params
 
     def _boost(self, loss, train_set, valid_set, criterion, pos_tr, fpr_range, seed):
-        """One candidate: ``(booster, n_iter, history, score)`` (the last two None
-        without a validation split)."""
+        """One loss: ``(booster, rounds, history, score)``.  ``rounds`` maps each
+        stopping rule to its kept number of rounds: ``"window"`` (the validation
+        criterion), and for log-loss also ``"logloss"`` (the validation log-loss);
+        without a validation split ``{"fixed": n}`` and no history or score."""
         params = self._lgb_params(loss, pos_tr, fpr_range, seed)
-        rounds = self._rounds(valid_set is not None)
+        n_rounds = self._rounds(valid_set is not None)
         if valid_set is None:
-            booster = lgb.train(params, train_set, num_boost_round=rounds)
-            return booster, booster.current_iteration(), None, None
+            booster = lgb.train(params, train_set, num_boost_round=n_rounds)
+            return booster, {"fixed": booster.current_iteration()}, None, None
+        if loss == "logloss":
+            params["metric"] = "binary_logloss"
         stopping = _WindowStopping(criterion.name, self.n_iter_no_change,
-                                   max(1, self.n_iter_no_change // SMOOTHING_DIVISOR))
+                                   max(1, self.n_iter_no_change // SMOOTHING_DIVISOR),
+                                   "binary_logloss" if loss == "logloss" else None)
         callbacks = [stopping] + ([lgb.log_evaluation(1)] if self.verbose >= 2 else [])
-        booster = lgb.train(params, train_set, num_boost_round=rounds,
+        booster = lgb.train(params, train_set, num_boost_round=n_rounds,
                             valid_sets=[valid_set], valid_names=["validation"],
                             feval=criterion, callbacks=callbacks)
-        return (booster, stopping.best_round, np.asarray(stopping.history, dtype=np.float64),
-                stopping.best)
+        rounds = {"window": stopping.best_round}
+        if loss == "logloss":
+            rounds["logloss"] = max(1, stopping.loss_round)
+        return booster, rounds, np.asarray(stopping.history, dtype=np.float64), stopping.best
 
     def _rounds(self, with_validation):
         if self.n_estimators == "auto":
@@ -465,7 +507,7 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         return self.n_estimators
 
     def fit(self, X, y, sample_weight=None):
-        """Boost each candidate loss; keep the best on the validation window pAUC.
+        """Boost each candidate loss; keep the reference or a clearly better candidate.
 
         Parameters
         ----------
@@ -499,23 +541,29 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
             criterion = _ValidationCriterion(self.validation_windows_, pos_va)
         self.validation_history_, self.validation_score_ = {}, {}
         self.validation_rounds_, self.fit_seconds_ = {}, {}
-        boosted = {}
+        # the candidates, (loss, stopping rule, booster, rounds): log-loss stopped on
+        # the validation log-loss first -- the reference of the selection
+        boosted = []
         for loss in candidates:
             start = time.perf_counter()
-            booster, n_iter, curve, score = self._boost(loss, train_set, valid_set, criterion,
+            booster, rounds, curve, score = self._boost(loss, train_set, valid_set, criterion,
                                                         pos_tr, fpr_range, seed)
             self.fit_seconds_[loss] = time.perf_counter() - start
             if curve is not None:
                 self.validation_history_[loss] = curve
                 self.validation_score_[loss] = score
-                self.validation_rounds_[loss] = n_iter
+            for rule in ("fixed", "logloss", "window"):
+                if rule in rounds and not (rule == "window" and rounds.get("logloss")
+                                           == rounds["window"]):
+                    boosted.append((loss, rule, booster, rounds[rule]))
             if self.verbose:
                 shown = "" if curve is None else f", validation criterion {score:.4f}"
-                print(f"[GradientBoostingRanker] {loss}: {n_iter} rounds{shown}, "
+                print(f"[GradientBoostingRanker] {loss}: rounds {rounds}{shown}, "
                       f"{self.fit_seconds_[loss]:.2f} s")
-            boosted[loss] = (booster, n_iter)
-        self.best_loss_ = self._select(boosted, X_va, pos_va, criterion, rng)
-        self.booster_, self.n_iter_ = boosted[self.best_loss_]
+        self.validation_rounds_ = {_label(loss, rule): n for loss, rule, _, n in boosted
+                                   if rule != "fixed"}
+        self.best_loss_, self.stopped_on_, self.booster_, self.n_iter_ = self._select(
+            boosted, X_va, pos_va, criterion, rng)
         if self.refit and use_validation:
             # the kept loss and number of rounds, boosted again on every row
             start = time.perf_counter()
@@ -530,35 +578,33 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _select(self, boosted, X_va, pos_va, criterion, rng):
-        """The kept loss: log-loss, unless a window loss beats it on the validation rows
-        in at least ``SELECTION_CONFIDENCE`` of ``BOOTSTRAP_ROUNDS`` paired bootstrap
-        resamples (positives and negatives resampled separately); then the window
-        loss of highest validation criterion.  Sets ``selection_confidence_``."""
+        """The kept candidate ``(loss, rule, booster, rounds)``: the first one (log-loss
+        stopped on the validation log-loss), unless another beats it on the
+        validation criterion in at least ``SELECTION_CONFIDENCE`` of
+        ``BOOTSTRAP_ROUNDS`` paired bootstrap resamples of the validation rows
+        (positives and negatives resampled separately); then, among those, the one
+        of highest criterion.  Sets ``selection_confidence_``."""
         self.selection_confidence_ = {}
-        losses = list(boosted)
-        if len(losses) == 1:
-            return losses[0]
-        scores = {loss: booster.predict(X_va, raw_score=True, num_iteration=n_iter)
-                  for loss, (booster, n_iter) in boosted.items()}
+        if len(boosted) == 1:
+            return boosted[0]
+        scores = [booster.predict(X_va, raw_score=True, num_iteration=n)
+                  for _, _, booster, n in boosted]
         pos_rows, neg_rows = np.flatnonzero(pos_va), np.flatnonzero(~pos_va)
         boot = np.random.RandomState(rng.randint(np.iinfo(np.int32).max))
-        wins = {loss: 0.0 for loss in losses[1:]}
+        wins = np.zeros(len(boosted))
         for _ in range(BOOTSTRAP_ROUNDS):
             rows = np.concatenate([boot.choice(pos_rows, pos_rows.size),
                                    boot.choice(neg_rows, neg_rows.size)])
-            y_b = pos_va[rows]
-            ref = criterion.value(y_b, scores[losses[0]][rows])
-            for loss in wins:
-                value = criterion.value(y_b, scores[loss][rows])
-                wins[loss] += 1.0 if value > ref else 0.5 if value == ref else 0.0
-        full = {loss: criterion.value(pos_va, s) for loss, s in scores.items()}
-        kept = losses[0]
-        for loss, count in wins.items():
-            self.selection_confidence_[loss] = count / BOOTSTRAP_ROUNDS
-            if (self.selection_confidence_[loss] >= SELECTION_CONFIDENCE
-                    and full[loss] > full[kept]):
-                kept = loss
-        return kept
+            values = [criterion.value(pos_va[rows], s[rows]) for s in scores]
+            wins += [1.0 if v > values[0] else 0.5 if v == values[0] else 0.0 for v in values]
+        full = [criterion.value(pos_va, s) for s in scores]
+        kept = 0
+        for k in range(1, len(boosted)):
+            confidence = wins[k] / BOOTSTRAP_ROUNDS
+            self.selection_confidence_[_label(*boosted[k][:2])] = confidence
+            if confidence >= SELECTION_CONFIDENCE and full[k] > full[kept]:
+                kept = k
+        return boosted[kept]
 
     @staticmethod
     def _dataset(X, is_pos, seed, reference=None):

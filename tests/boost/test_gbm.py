@@ -77,20 +77,30 @@ def test_auto_boosts_every_candidate_and_keeps_the_best_validation_pauc():
     model = GradientBoostingRanker((0.0, 0.1), n_estimators=200, early_stopping=True,
                                    n_iter_no_change=20, random_state=0).fit(X, y)
     assert set(model.validation_history_) == set(AUTO_CANDIDATES) == {"logloss", "exponential"}
-    # the window loss is kept only when the bootstrap says it is better
-    confident = model.selection_confidence_["exponential"] >= SELECTION_CONFIDENCE
-    assert model.best_loss_ == ("exponential" if confident else "logloss")
     for loss, curve in model.validation_history_.items():
-        # the stopping rule reads the mean of the last 20 // 4 = 5 rounds
+        # the window rule reads the mean of the last 20 // 4 = 5 rounds, and keeps
+        # the middle round of the best stretch
         means = _trailing_means(curve, 5)
         best_end = int(np.argmax(means))
         assert model.validation_score_[loss] == pytest.approx(means[best_end])
-        # stopped n_iter_no_change rounds after the (first) best stretch ended
-        assert len(curve) == min(200, best_end + 1 + 20)
-        # and kept the middle round of that stretch
-        assert model.validation_rounds_[loss] == max(1, best_end + 1 - 2)
-    assert model.n_iter_ == model.validation_rounds_[model.best_loss_]
-    assert model.booster_.num_trees() == model.n_iter_          # refit: that many rounds
+        label = "logloss@window" if loss == "logloss" else loss
+        assert model.validation_rounds_.get(label, model.validation_rounds_["logloss"]) \
+            == max(1, best_end + 1 - 2)
+        if loss == "exponential":
+            # stopped n_iter_no_change rounds after its best stretch ended
+            assert len(curve) == min(200, best_end + 1 + 20)
+        else:
+            # log-loss also waits for the validation log-loss to stop improving
+            ll_round = model.validation_rounds_["logloss"]
+            assert len(curve) == min(200, max(best_end + 1, ll_round) + 20)
+    # every other candidate must beat log-loss (stopped on its own loss) on the
+    # bootstrap to be kept
+    kept = "logloss" if model.best_loss_ == "logloss" and model.stopped_on_ == "logloss" \
+        else ("logloss@window" if model.best_loss_ == "logloss" else model.best_loss_)
+    assert set(model.selection_confidence_) == set(model.validation_rounds_) - {"logloss"}
+    if kept != "logloss":
+        assert model.selection_confidence_[kept] >= SELECTION_CONFIDENCE
+    assert model.n_iter_ == model.validation_rounds_[kept]
 
 
 def test_validation_pauc_is_recomputed_from_the_kept_model():
