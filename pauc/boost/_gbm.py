@@ -477,16 +477,19 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
             params["objective"] = objectives.window_objective(pos_tr, fpr_range, loss)
         return params
 
-    def _boost(self, loss, train_set, valid_set, criterion, pos_tr, fpr_range, seed):
-        """One loss: ``(booster, rounds, history, score)``.  ``rounds`` maps each
-        stopping rule to its kept number of rounds: ``"window"`` (the validation
-        criterion), and for log-loss also ``"logloss"`` (the validation log-loss);
-        without a validation split ``{"fixed": n}`` and no history or score."""
+    def _boost(self, loss, train_set, valid_set, criterion, X_tr, pos_tr, fpr_range, seed):
+        """One loss: ``(booster, rounds, history, score, training_scores)``.
+        ``rounds`` maps each stopping rule to its kept number of rounds:
+        ``"window"`` (the validation criterion), and for log-loss also
+        ``"logloss"`` (the validation log-loss); without a validation split
+        ``{"fixed": n}``, no history or score, and the scores on ``X_tr`` when
+        they come without a prediction (see :meth:`_training_scores`)."""
         params = self._lgb_params(loss, pos_tr, fpr_range, seed)
         n_rounds = self._rounds(valid_set is not None)
         if valid_set is None:
             booster = lgb.train(params, train_set, num_boost_round=n_rounds)
-            return booster, {"fixed": booster.current_iteration()}, None, None
+            return (booster, {"fixed": booster.current_iteration()}, None, None,
+                    self._training_scores(booster, params, X_tr))
         if loss == "logloss":
             params["metric"] = "binary_logloss"
         stopping = _WindowStopping(criterion.name, self.n_iter_no_change,
@@ -499,7 +502,27 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         rounds = {"window": stopping.best_round}
         if loss == "logloss":
             rounds["logloss"] = max(1, stopping.loss_round)
-        return booster, rounds, np.asarray(stopping.history, dtype=np.float64), stopping.best
+        return (booster, rounds, np.asarray(stopping.history, dtype=np.float64), stopping.best,
+                None)
+
+    @staticmethod
+    def _training_scores(booster, params, X):
+        """The raw scores of ``booster`` on its training rows ``X``, all its trees,
+        without predicting every tree: a window objective saw the scores of every
+        round but the last tree's, so only that tree is predicted (a prediction of
+        every tree costs about a third of the boosting on a9a).  None for
+        LightGBM's own objective."""
+        objective = params["objective"]
+        if not isinstance(objective, objectives.WindowObjective) or objective.n_calls == 0:
+            return None
+        n_trees = booster.current_iteration()
+        scores = objective.last_scores
+        if objective.n_calls == n_trees:
+            # the last call came before the last tree (else LightGBM stopped for
+            # want of splits, and the last call saw every tree)
+            scores = scores + booster.predict(X, raw_score=True, start_iteration=n_trees - 1,
+                                              num_iteration=1)
+        return scores
 
     def _rounds(self, with_validation):
         if self.n_estimators == "auto":
@@ -543,11 +566,12 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         self.validation_rounds_, self.fit_seconds_ = {}, {}
         # the candidates, (loss, stopping rule, booster, rounds): log-loss stopped on
         # the validation log-loss first -- the reference of the selection
-        boosted = []
+        boosted, training_scores = [], None
         for loss in candidates:
             start = time.perf_counter()
-            booster, rounds, curve, score = self._boost(loss, train_set, valid_set, criterion,
-                                                        pos_tr, fpr_range, seed)
+            # training_scores: without a validation split, the one candidate's
+            booster, rounds, curve, score, training_scores = self._boost(
+                loss, train_set, valid_set, criterion, X_tr, pos_tr, fpr_range, seed)
             self.fit_seconds_[loss] = time.perf_counter() - start
             if curve is not None:
                 self.validation_history_[loss] = curve
@@ -564,17 +588,20 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
                                    if rule != "fixed"}
         self.best_loss_, self.stopped_on_, self.booster_, self.n_iter_ = self._select(
             boosted, X_va, pos_va, criterion, rng)
-        if self.refit and use_validation:
+        if use_validation and self.refit:
             # the kept loss and number of rounds, boosted again on every row
             start = time.perf_counter()
-            self.booster_ = lgb.train(self._lgb_params(self.best_loss_, is_pos, fpr_range, seed),
-                                      self._dataset(X, is_pos, seed),
+            params = self._lgb_params(self.best_loss_, is_pos, fpr_range, seed)
+            self.booster_ = lgb.train(params, self._dataset(X, is_pos, seed),
                                       num_boost_round=self.n_iter_)
             self.fit_seconds_["refit"] = time.perf_counter() - start
+            training_scores = self._training_scores(self.booster_, params, X)
         gain = self.booster_.feature_importance("gain", iteration=self.n_iter_)
         total = gain.sum()
         self.feature_importances_ = gain / total if total > 0 else np.zeros_like(gain)
-        self._set_threshold(self._raw_scores(X), is_pos, fpr_range)
+        if training_scores is None:
+            training_scores = self._raw_scores(X)
+        self._set_threshold(training_scores, is_pos, fpr_range)
         return self
 
     def _select(self, boosted, X_va, pos_va, criterion, rng):

@@ -380,3 +380,18 @@ def test_make_classification_better_where_it_pays():
     for window, margin in [((0.0, 0.1), 0.015), ((0.0, 0.01), -0.005)]:
         model = GradientBoostingRanker(window, random_state=0).fit(X, y)
         assert model.score(Xt, yt) >= partial_auc(yt, s_ref, fpr_range=window) + margin
+
+
+@pytest.mark.parametrize("loss, refit", [("exponential", False), ("tight_hinge", False),
+                                         ("squared_hinge", True), ("auto", True)])
+def test_threshold_from_training_scores_equals_a_prediction(loss, refit):
+    """Without predicting every tree, the training scores of the threshold are the
+    objective's last scores plus the last tree: the same threshold as a prediction."""
+    X, y = _data(2500, seed=5)
+    model = GradientBoostingRanker((0.0, 0.2), loss=loss, n_estimators=30,
+                                   early_stopping=refit, refit=refit, n_iter_no_change=5,
+                                   random_state=0).fit(X, y)
+    scores = model.decision_function(X)
+    expected = GradientBoostingRanker((0.0, 0.2))
+    expected._set_threshold(scores, y == 1, (0.0, 0.2))
+    assert model.threshold_ == pytest.approx(expected.threshold_, rel=1e-12, abs=1e-12)
