@@ -69,11 +69,11 @@ from .._validation import (_classes, check_fpr_range, check_int, check_pos_label
 # the module, not its names: pauc.objectives imports this package's kernels
 from .. import metrics, objectives
 
-# loss="auto": the candidates, log-loss first (the fallback).  The squared and
-# the tight hinge were never the better choice on the panel (module docstring).
+# loss="auto": the losses boosted, log-loss first (the reference).  The squared and
+# the tight hinge were never the better window loss on the panel (module docstring).
 AUTO_CANDIDATES = ("logloss", "exponential")
-# loss="auto" keeps a window loss only if it beats log-loss on the validation rows
-# in this share of paired bootstrap resamples (about one standard error).
+# A candidate replaces the reference only if it beats it on the validation rows in
+# this share of paired bootstrap resamples (about one standard error).
 SELECTION_CONFIDENCE = 0.84
 BOOTSTRAP_ROUNDS = 200
 # The validation curve is averaged over n_iter_no_change // SMOOTHING_DIVISOR
