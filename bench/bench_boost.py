@@ -206,7 +206,7 @@ def _early_stopped_logloss(model, X, y):
     """LightGBM log-loss with the estimator's rounds, learning rate, leaves and
     validation split, stopped on the validation log-loss (patience n_iter_no_change)."""
     est = type(model)(model.fpr_range, random_state=model.random_state, early_stopping=True)
-    _, is_pos = est._validate_training_data(X, y, None)
+    _, is_pos, _ = est._validate_training_data(X, y, None)
     X_tr, pos_tr, X_va, pos_va = est._split(
         X, is_pos, np.random.RandomState(model.random_state), True, model.fpr_range)
     return lgb.LGBMClassifier(

@@ -17,12 +17,12 @@ Rows (targets of issue 9):
 
 The client's received bytes are the results of every task graph (counted by
 wrapping ``Client.gather``, which every ``compute`` goes through) plus the
-replies of the fit's actors (``pauc.svm._chunk_actors.bytes_received``), both
+replies of the fit's actors (``pauc.distributed._actors.bytes_received``), both
 measured with ``dask.sizeof``; the worker-to-worker bytes are the workers'
 ``transfer_outgoing_bytes_total`` (task data) plus what the fits' actors
 received from each other (``bytes_exchanged``: the AUC oracle's sorted lists,
 the tight oracle's top lists and row histograms; see the module docstring of
-``pauc/svm/_chunk_actors.py``).  Fit times are the best of ``--repeat`` runs
+``pauc/distributed/_actors.py``).  Fit times are the best of ``--repeat`` runs
 after one warm-up fit (the machine is shared; the first chunked fit on a new
 cluster also pays the workers' imports); the ratios come from the same run.
 
@@ -49,7 +49,7 @@ from dask.sizeof import sizeof  # noqa: E402
 
 from pauc.datasets import load_a9a  # noqa: E402
 from pauc.svm import AUCSVM, PartialAUCSVM  # noqa: E402
-from pauc.svm._chunk_actors import bytes_exchanged, bytes_received  # noqa: E402
+from pauc.distributed._actors import bytes_exchanged, bytes_received  # noqa: E402
 
 
 class _RssSampler:

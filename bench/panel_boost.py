@@ -165,7 +165,7 @@ def curves(name, data, loss, windows, args):
                                  validation_fraction=args.validation_fraction,
                                  early_stopping=True, random_state=args.seed)
     window = est._check_params()
-    X, is_pos = est._validate_training_data(X, y, None)
+    X, is_pos, _ = est._validate_training_data(X, y, None)
     rng = np.random.RandomState(args.seed)
     X_tr, pos_tr, X_va, pos_va = est._split(X, is_pos, rng, True, window)
     seed = int(rng.randint(np.iinfo(np.int32).max))

@@ -9,10 +9,15 @@ Estimators (scikit-learn API: ``fit``, ``decision_function``, ``score``):
   FPR window, with the window losses of :mod:`pauc.objectives`.
 
 Metrics in :mod:`pauc.metrics`, surrogates in :mod:`pauc.surrogates`, data in
-:mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional).
+:mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional), warnings
+in :mod:`pauc.exceptions`.
+Dask arrays of row chunks are fitted, scored and measured by the same
+functions, through :mod:`pauc.distributed` (imported on first use; ``import
+pauc`` does not import dask).  The papers are listed in the documentation's
+references page.
 """
 
-from . import datasets, metrics, objectives, surrogates
+from . import datasets, exceptions, metrics, objectives, surrogates
 from .boost import AUCBoost, GradientBoostingRanker, MartiRank
 from .metrics import partial_auc, roc_auc, roc_curve, tpr_at_fpr
 from .svm import AUCSVM, PartialAUCSVM
@@ -29,6 +34,7 @@ __all__ = [
     "RankingForest",
     "TreeRank",
     "datasets",
+    "exceptions",
     "metrics",
     "objectives",
     "partial_auc",

@@ -6,9 +6,11 @@ adding one entry there.  Exit code 2 means a usage or input error.
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 from . import metrics
@@ -29,7 +31,8 @@ def _parser():
                                     "--label-column (default: the bundled a9a split)")
     cmp.add_argument("--test", help="test file in the same format (default: a seeded, "
                                     "stratified 1/3 split of --data)")
-    cmp.add_argument("--label-column", help="name of the label column of a CSV file")
+    cmp.add_argument("--label-column", help="name of the label column of a CSV file (a --test "
+                                            "CSV must hold the same columns, matched by name)")
     cmp.add_argument("--pos-label", help="the positive label when it is not 1")
     cmp.add_argument("--fpr-range", nargs=2, type=float, default=(0.0, 0.1),
                      metavar=("ALPHA", "BETA"), help="FPR window of the partial AUC "
@@ -49,15 +52,29 @@ def _parser():
     return parser
 
 
-def _load(path, args, n_features=None):
+def _load(path, args, n_features=None, feature_names=None):
+    """``(X, y, feature names or None)`` of one file; messages name the command's options."""
     from .datasets import load_csv, load_svmlight
 
-    if Path(path).suffix.lower() == ".csv":
-        if args.label_column is None:
-            raise ValueError(f"{path} is a CSV file: give --label-column")
-        return load_csv(path, label_column=args.label_column, pos_label=args.pos_label)
-    pos_label = None if args.pos_label is None else float(args.pos_label)
-    return load_svmlight(path, n_features=n_features, pos_label=pos_label)
+    try:
+        if Path(path).suffix.lower() == ".csv":
+            if args.label_column is None:
+                raise ValueError(f"{path} is a CSV file: give --label-column")
+            # CSV columns are matched by name: a test file may order them differently
+            return load_csv(path, label_column=args.label_column, pos_label=args.pos_label,
+                            feature_names=feature_names, return_feature_names=True)
+        pos_label = None
+        if args.pos_label is not None:
+            try:
+                pos_label = float(args.pos_label)
+            except ValueError:
+                raise ValueError(f"--pos-label must be a number for an svmlight file (its "
+                                 f"labels are numbers), got {args.pos_label!r}") from None
+        X, y = load_svmlight(path, n_features=n_features, pos_label=pos_label)
+        return X, y, None
+    except ValueError as exc:
+        # the loaders speak of their pos_label parameter; here it is an option
+        raise ValueError(str(exc).replace("pos_label", "--pos-label")) from None
 
 
 def load_data(args):
@@ -68,9 +85,9 @@ def load_data(args):
         if args.test is not None:
             raise ValueError("--test needs --data")
         return load_a9a()
-    X, y = _load(args.data, args)
+    X, y, names = _load(args.data, args)
     if args.test is not None:
-        X_test, y_test = _load(args.test, args, n_features=X.shape[1])
+        X_test, y_test, _ = _load(args.test, args, n_features=X.shape[1], feature_names=names)
         if X_test.shape[1] != X.shape[1]:
             raise ValueError(f"{args.test} has {X_test.shape[1]} features, "
                              f"{args.data} has {X.shape[1]}")
@@ -96,6 +113,10 @@ class _Progress:
     def __init__(self, name, estimator, stream, enabled):
         self.name, self.estimator, self.stream = name, estimator, stream
         self.enabled = enabled
+        # A live line rewritten with "\r" is for a terminal; in a log file or a
+        # pipe every rewrite would stay: print one plain line per method instead.
+        isatty = getattr(stream, "isatty", None)
+        self.live = bool(enabled and isatty is not None and isatty())
         self._stop = threading.Event()
         self._start = time.perf_counter()
 
@@ -110,17 +131,19 @@ class _Progress:
             print("\r" + self._line(), end="", file=self.stream, flush=True)
 
     def __enter__(self):
-        if self.enabled:
+        if self.live:
             print(self._line(), end="", file=self.stream, flush=True)
             self._thread = threading.Thread(target=self._run, daemon=True)
             self._thread.start()
         return self
 
     def __exit__(self, *exc):
-        if self.enabled:
+        if self.live:
             self._stop.set()
             self._thread.join()
             print("\r" + self._line() + "  done", file=self.stream, flush=True)
+        elif self.enabled:
+            print(self._line() + "  done", file=self.stream, flush=True)
         return False
 
 
@@ -139,19 +162,61 @@ def _build(method, fpr_range, args):
     return estimator
 
 
+def _check_plot_path(path):
+    """Refuse a ``--plot`` file that cannot be written, before any fitting."""
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise ValueError(f"--plot: the folder {str(folder)!r} does not exist")
+    if target.is_dir():
+        raise ValueError(f"--plot: {path!r} is a folder, not a file name")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"--plot: cannot write into the folder {str(folder)!r}")
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise ValueError("--plot needs matplotlib (pip install matplotlib)") from None
+    suffix = target.suffix.lower().lstrip(".")
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if suffix and suffix not in formats:
+        raise ValueError(f"--plot: matplotlib cannot write .{suffix} files; use one of "
+                         + ", ".join(sorted(formats)))
+
+
+def _fit(estimator, X, y):
+    """Fit, and return the messages of the warnings meant for the user (``UserWarning``:
+    convergence, degenerate solutions), shown in the table; others (deprecations in the
+    libraries) go their usual way."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        estimator.fit(X, y)
+    messages = []
+    for w in caught:
+        if not issubclass(w.category, UserWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            continue
+        text = f"{w.category.__name__}: {w.message}"
+        if text not in messages:
+            messages.append(text)
+    return messages
+
+
 def compare(args, out=None, err=None):
     """Fit each chosen method and return the table's rows (also printed)."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     fpr_range = check_fpr_range(args.fpr_range, name="--fpr-range")
+    if args.plot:
+        _check_plot_path(args.plot)
     X, y, X_test, y_test = load_data(args)
     rows, test_scores = [], {}
-    for name in args.methods or list(METHODS):
+    # each method once, in the order given
+    for name in dict.fromkeys(args.methods or list(METHODS)):
         method = METHODS[name]
         estimator = _build(method, fpr_range, args)
         with _Progress(name, estimator, err, not args.quiet):
             start = time.perf_counter()
-            estimator.fit(X, y)
+            messages = _fit(estimator, X, y)
             seconds = time.perf_counter() - start
         estimator = getattr(estimator, "best_estimator_", estimator)
         s = _scores(estimator, X_test)
@@ -166,6 +231,9 @@ def compare(args, out=None, err=None):
             "test_auc": metrics.roc_auc(y_test, s),
             "test_pauc": metrics.partial_auc(y_test, s, fpr_range=fpr_range),
             "tpr_at_beta": metrics.tpr_at_fpr(y_test, s, fpr_range[1]),
+            # a model whose optimum is w = 0 ranks nothing: its scores all tie
+            "degenerate": bool(getattr(estimator, "degenerate_", False)),
+            "warnings": messages,
         })
     if args.plot:
         from .plotting import plot_roc
@@ -182,15 +250,33 @@ def compare(args, out=None, err=None):
 
 
 def _print_table(rows, fpr_range, out):
+    """The table; a method that warned gets a note, and its warnings are listed below."""
     a, b = fpr_range
     header = (f"{'method':<14} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15} "
-              f"{f'TPR@{b:g}':>9}  parameters")
+              f"{f'TPR@{b:g}':>9}  {'note':<24}  parameters")
     print(header, file=out)
     print("-" * len(header), file=out)
+    notes = []
     for r in rows:
         params = ", ".join(f"{k}={v}" for k, v in r["parameters"].items())
+        note = ""
+        if r["warnings"]:
+            notes.append((r["method"], r["warnings"]))
+            if r["degenerate"]:
+                label = "w = 0, no ranking"
+            elif any(m.startswith("DegenerateSolutionWarning") for m in r["warnings"]):
+                label = "does not beat w = 0"
+            else:
+                label = "warned"
+            note = f"{label} [{len(notes)}]"
         print(f"{r['method']:<14} {r['fit_seconds']:>8.2f} {r['test_auc']:>7.4f} "
-              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}  {params}", file=out)
+              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}  {note:<24}  {params}",
+              file=out)
+    if notes:
+        print(file=out)
+    for k, (method, messages) in enumerate(notes, start=1):
+        for message in messages:
+            print(f"[{k}] {method}: {message}", file=out)
 
 
 def main(argv=None):

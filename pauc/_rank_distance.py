@@ -2,11 +2,11 @@
 
 A ranking of K items is given as a vector of K numbers; only their order
 matters, a larger value meaning *ranked higher*, and equal values are tied
-(a total preorder, paper 003 §2.2 and App. A).  Ranks are **mid-ranks**
-(ties share the average of the positions they occupy), as in paper 003 App. A
-and the lecture (paper 004, slide "Distances between rankings").
+(a total preorder, Ranking Forests §2.2 and App. A).  Ranks are **mid-ranks**
+(ties share the average of the positions they occupy), as in its App. A
+and in the lecture notes ("Distances between rankings").
 
-* Kendall (paper 003 §3.2.1, before eq. (1)):
+* Kendall (§3.2.1, before eq. (1)):
   ``d_τ = Σ_{i<j} U_ij`` with ``U_ij = 1{discordant} + ½·1{tied in the first
   only} + ½·1{tied in the second only}``; a pair tied in both costs 0.
   Computed in O(K log K) by sorting and a weighted inversion count
@@ -15,6 +15,12 @@ and the lecture (paper 004, slide "Distances between rankings").
   (4) of the probabilistic Kendall distance, ``d_τX = 2 Σ_{k<l} μ_k μ_l U_kl``.
 * Spearman: ``d_2 = Σ_i (R(z_i) − R′(z_i))²`` (eq. (3)) and the footrule
   ``d_1 = Σ_i |R(z_i) − R′(z_i)|`` (eq. (2)).
+
+References
+----------
+Clémençon, Depecker & Vayatis (2013), Ranking Forests: §2.2, §3.2.1, App. A;
+Clémençon, lecture notes on statistical ranking. Full entries in
+``docs/references.rst``.
 """
 
 import numpy as np
@@ -52,7 +58,7 @@ def _tied_pairs_weight(keys, w):
 
 
 def kendall_tau_distance(a, b, *, sample_weight=None, normalize=False):
-    """Kendall τ distance between two rankings with ties (paper 003, §3.2.1).
+    """Kendall τ distance between two rankings with ties ([1]_, §3.2.1).
 
     ``d_τ = Σ_{i<j} w_i w_j U_ij`` where ``U_ij`` is 1 for a discordant pair,
     ½ for a pair tied in exactly one ranking and 0 otherwise.
@@ -73,6 +79,13 @@ def kendall_tau_distance(a, b, *, sample_weight=None, normalize=False):
     Returns
     -------
     float
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010).
+    .. [2] Clémençon, S. "A Lecture on Statistical Ranking." Lecture notes,
+       Télécom ParisTech.
 
     Examples
     --------
@@ -113,7 +126,7 @@ def kendall_tau_distance(a, b, *, sample_weight=None, normalize=False):
 def spearman_distance(a, b, *, p=2, normalize=False):
     """Spearman distance between two rankings with ties, on mid-ranks.
 
-    ``p=2``: ``d_2 = Σ_i (R(z_i) − R′(z_i))²`` (paper 003, eq. (3));
+    ``p=2``: ``d_2 = Σ_i (R(z_i) − R′(z_i))²`` ([1]_, eq. (3));
     ``p=1``: the footrule ``d_1 = Σ_i |R(z_i) − R′(z_i)|`` (eq. (2)).
     Mid-ranks follow App. A (tied items share the average position); the
     paper's constant −½ offset cancels in the difference.
@@ -131,6 +144,13 @@ def spearman_distance(a, b, *, p=2, normalize=False):
     Returns
     -------
     float
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010).
+    .. [2] Clémençon, S. "A Lecture on Statistical Ranking." Lecture notes,
+       Télécom ParisTech.
 
     Examples
     --------

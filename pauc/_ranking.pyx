@@ -6,7 +6,8 @@ positive and the negative scores, each sorted ascending, are merged from the
 top down, one *group of tied scores* at a time.  A group holding ``dp``
 positive and ``dn`` negative weight moves the empirical ROC curve from
 ``(FP, TP)`` to ``(FP + dn, TP + dp)`` along a straight line, so ties are
-counted one half (paper 002, eq. (1) with ties; lecture notes, Section 2).
+counted one half (the AUC of eq. (1) of Narasimhan & Agarwal with ties;
+Clémençon's lecture notes, Section 2).
 
 The functions here take scores that are **already sorted ascending** per
 class (``numpy.sort`` is the only O(n log n) step, done by the caller) and
@@ -19,18 +20,24 @@ run one O(m + n) merge in C without the GIL:
   without storing the knots (full AUC, partial AUC, two-way partial AUC);
 * :func:`count_above` -- for each query score, how many reference scores are
   strictly greater and how many are equal (the count representation of
-  paper 002, Appendix B.1).
+  Appendix B.1 of Narasimhan & Agarwal);
+* :func:`split_by_label` -- the two classes' scores in one pass.
+
+Their loops are ``cdef`` functions declared in ``pauc/_ranking.pxd``, for
+other Cython modules to ``cimport`` (the oracles of :mod:`pauc.svm` take the
+negatives' scores with ``copy_class``).
+
+References
+----------
+Narasimhan & Agarwal (2017), eq. (1) and Appendix B.1; Clémençon, lecture notes
+on statistical ranking, Section 2. Full entries in ``docs/references.rst``.
 """
 
 import numpy as np
 
-ctypedef fused floating:
-    float
-    double
 
-
-cdef inline double _clipped_area(double x0, double y0, double x1, double y1,
-                                 double lo, double hi, double floor) noexcept nogil:
+cdef double clipped_area(double x0, double y0, double x1, double y1,
+                         double lo, double hi, double floor) noexcept nogil:
     """Area of max(y(x) - floor, 0) over [x0, x1] ∩ [lo, hi] for the segment
     (x0, y0) -> (x1, y1), y non-decreasing.  Vertical segments have no area."""
     cdef double a, b, ya, yb, slope, xc
@@ -56,12 +63,11 @@ cdef inline double _weight(const double[::1] w, Py_ssize_t k, bint has_w) noexce
     return w[k] if has_w else 1.0
 
 
-cdef Py_ssize_t _walk(const floating[::1] pos, const floating[::1] neg,
-                      const double[::1] w_pos, const double[::1] w_neg,
-                      bint has_w,
-                      double[::1] out_fp, double[::1] out_tp, double[::1] out_thr,
-                      bint store, double tp_total, double fp_total,
-                      double lo, double hi, double floor, double* area) noexcept nogil:
+cdef Py_ssize_t roc_walk(const floating[::1] pos, const floating[::1] neg,
+                         const double[::1] w_pos, const double[::1] w_neg, bint has_w,
+                         double[::1] out_fp, double[::1] out_tp, double[::1] out_thr,
+                         bint store, double tp_total, double fp_total,
+                         double lo, double hi, double floor, double* area) noexcept nogil:
     """Merge the two ascending arrays from the top, one tie group at a time.
 
     With ``store`` the knots are written to ``out_*`` and their number is
@@ -93,7 +99,7 @@ cdef Py_ssize_t _walk(const floating[::1] pos, const floating[::1] neg,
             out_tp[k] = tp_new
             out_thr[k] = t
         else:
-            acc += _clipped_area(fp / fp_total, tp / tp_total,
+            acc += clipped_area(fp / fp_total, tp / tp_total,
                                  fp_new / fp_total, tp_new / tp_total, lo, hi, floor)
         k += 1
         tp = tp_new
@@ -143,7 +149,7 @@ def roc_knots(const floating[::1] pos, const floating[::1] neg, w_pos=None, w_ne
     cdef double unused
     cdef Py_ssize_t k
     with nogil:
-        k = _walk(pos, neg, wp_v, wn_v, has_w, fps_v, tps_v, thr_v,
+        k = roc_walk(pos, neg, wp_v, wn_v, has_w, fps_v, tps_v, thr_v,
                   True, 1.0, 1.0, 0.0, 0.0, 0.0, &unused)
     return fps[:k], tps[:k], thr[:k]
 
@@ -156,7 +162,7 @@ def partial_area(const floating[::1] pos, const floating[::1] neg,
     Returns ``∫_{fpr_lo}^{fpr_hi} max(TPR(u) - tpr_floor, 0) du`` where TPR(u)
     is the piecewise-linear empirical ROC curve (tie groups are diagonal
     segments, i.e. ties count one half).  ``(0, 1, 0)`` is the AUC; ``(α, β, 0)``
-    the unnormalised partial AUC of paper 002 eq. (2); ``(0, f0, t0)`` the
+    the unnormalised partial AUC of Narasimhan & Agarwal, eq. (2); ``(0, f0, t0)`` the
     two-way partial AUC.  Scores must be sorted ascending per class; both
     classes must have positive total weight.
 
@@ -181,9 +187,26 @@ def partial_area(const floating[::1] pos, const floating[::1] neg,
     cdef double[::1] no_knots = np.empty(0, dtype=np.float64)
     cdef double area = 0.0
     with nogil:
-        _walk(pos, neg, wp_v, wn_v, has_w, no_knots, no_knots, no_knots,
+        roc_walk(pos, neg, wp_v, wn_v, has_w, no_knots, no_knots, no_knots,
               False, tp_tot, fp_tot, fpr_lo, fpr_hi, tpr_floor, &area)
     return area
+
+
+cdef void count_above_into(const floating[::1] ref, const floating[::1] query,
+                           long long[::1] greater, long long[::1] equal) noexcept nogil:
+    """``greater[q]`` / ``equal[q]``: the ``ref`` scores above / equal to ``query[q]``
+    (both ascending; one merge)."""
+    cdef Py_ssize_t q, lo = 0, hi = 0, nr = ref.shape[0]
+    for q in range(query.shape[0]):
+        # lo: first ref >= query[q]; hi: first ref > query[q]
+        while lo < nr and ref[lo] < query[q]:
+            lo += 1
+        if hi < lo:
+            hi = lo
+        while hi < nr and ref[hi] <= query[q]:
+            hi += 1
+        greater[q] = nr - hi
+        equal[q] = hi - lo
 
 
 def count_above(const floating[::1] ref, const floating[::1] query):
@@ -192,29 +215,44 @@ def count_above(const floating[::1] ref, const floating[::1] query):
     Both arrays sorted ascending.  One O(len(ref) + len(query)) merge: with
     ``ref`` the positives and ``query`` the negatives, ``greater[j] +
     equal[j] / 2`` is the number of positives ranked above negative ``j``
-    (ties one half), the per-negative term of the AUC (Appendix B.1).
+    (ties one half), the per-negative term of the AUC (the count
+    representation of Narasimhan & Agarwal, Appendix B.1).
 
     Returns
     -------
     greater, equal : int64 arrays aligned with ``query``
     """
-    cdef Py_ssize_t nq = query.shape[0], nr = ref.shape[0]
-    greater = np.empty(nq, dtype=np.int64)
-    equal = np.empty(nq, dtype=np.int64)
+    greater = np.empty(query.shape[0], dtype=np.int64)
+    equal = np.empty(query.shape[0], dtype=np.int64)
     cdef long long[::1] g = greater, e = equal
-    cdef Py_ssize_t q, lo = 0, hi = 0
     with nogil:
-        for q in range(nq):
-            # lo: first ref >= query[q]; hi: first ref > query[q]
-            while lo < nr and ref[lo] < query[q]:
-                lo += 1
-            if hi < lo:
-                hi = lo
-            while hi < nr and ref[hi] <= query[q]:
-                hi += 1
-            g[q] = nr - hi
-            e[q] = hi - lo
+        count_above_into(ref, query, g, e)
     return greater, equal
+
+
+cdef Py_ssize_t copy_class(const floating[::1] score, const unsigned char[::1] flag,
+                           unsigned char wanted, floating[::1] out) noexcept nogil:
+    """Copy the scores whose flag is ``wanted`` (0 or 1) into ``out``, order kept;
+    returns how many."""
+    cdef Py_ssize_t i, k = 0
+    for i in range(score.shape[0]):
+        if (flag[i] != 0) == (wanted != 0):
+            out[k] = score[i]
+            k += 1
+    return k
+
+
+cdef void split_into(const floating[::1] score, const unsigned char[::1] flag,
+                     floating[::1] pos, floating[::1] neg) noexcept nogil:
+    """Copy the scores into ``pos`` (flag set) and ``neg`` in one pass, order kept."""
+    cdef Py_ssize_t i, a = 0, b = 0
+    for i in range(score.shape[0]):
+        if flag[i]:
+            pos[a] = score[i]
+            a += 1
+        else:
+            neg[b] = score[i]
+            b += 1
 
 
 def split_by_label(const floating[::1] score, is_pos):
@@ -224,7 +262,7 @@ def split_by_label(const floating[::1] score, is_pos):
     at 10^7 scores the two boolean masks cost as much as half a sort.
     """
     cdef const unsigned char[::1] flag = np.ascontiguousarray(is_pos, dtype=np.bool_).view(np.uint8)
-    cdef Py_ssize_t n = score.shape[0], m = np.count_nonzero(flag), i, a = 0, b = 0
+    cdef Py_ssize_t n = score.shape[0], m = np.count_nonzero(flag)
     if flag.shape[0] != n:
         raise ValueError("score and is_pos differ in length")
     dtype = np.float32 if floating is float else np.float64
@@ -232,11 +270,5 @@ def split_by_label(const floating[::1] score, is_pos):
     neg = np.empty(n - m, dtype=dtype)
     cdef floating[::1] p = pos, q = neg
     with nogil:
-        for i in range(n):
-            if flag[i]:
-                p[a] = score[i]
-                a += 1
-            else:
-                q[b] = score[i]
-                b += 1
+        split_into(score, flag, p, q)
     return pos, neg

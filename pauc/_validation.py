@@ -14,23 +14,44 @@ from sklearn.utils.validation import _check_sample_weight
 
 
 def check_pos_label(classes, pos_label):
-    """Return the positive label, refusing ambiguous label sets.
+    """The positive label of a binary problem: the one rule of the whole package.
 
-    Without ``pos_label`` the labels must lie in {-1, 0, 1} and the positive
-    class is 1 (scikit-learn's rule).
+    scikit-learn's rule (``sklearn.metrics`` and its scorers): without
+    ``pos_label`` the labels must be {0, 1}, {-1, 1} or booleans (or one of
+    those values alone) and the positive class is 1 (True); any other label
+    set -- {1, 2}, {-1, 0}, strings -- must name its positive class.  The
+    metrics, the scorers, the loaders and every ranker resolve the positive
+    class here.
+
+    Parameters
+    ----------
+    classes : ndarray
+        The distinct labels (sorted).
+    pos_label : label or None
+
+    Returns
+    -------
+    pos_label
+        A value equal to one of ``classes``.
     """
+    values = classes.tolist()
     if pos_label is not None:
-        if pos_label not in set(classes.tolist()):
+        if isinstance(pos_label, float) and pos_label != pos_label:
+            raise ValueError("pos_label is NaN; name one of the labels")
+        if pos_label not in set(values):
             raise ValueError(
-                f"pos_label={pos_label!r} is not one of the labels in y_true {classes.tolist()}"
+                f"pos_label={pos_label!r} is not one of the labels {values[:10]}"
             )
         return pos_label
-    if classes.dtype.kind in "OUS" or not set(classes.tolist()) <= {-1, 0, 1}:
+    numeric = classes.dtype.kind in "biuf"
+    if not numeric or not any(set(values) <= allowed and (1 in set(values) or len(values) == 1)
+                              for allowed in ({0, 1}, {-1, 1})):
         raise ValueError(
-            f"y_true takes the values {classes.tolist()}; pass pos_label to say which "
-            "one is the positive class"
+            f"the labels are {values[:10]}: pass pos_label to say which one is the positive "
+            "class (without it the labels must be {0, 1}, {-1, 1} or booleans, and 1 is "
+            "positive)"
         )
-    return 1
+    return True if classes.dtype == np.bool_ else 1
 
 
 def _classes(y):
@@ -54,26 +75,33 @@ def _classes(y):
     return np.unique(y)
 
 
-def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None):
-    """Validate a binary ranking problem.
+def check_class_weights(weight, is_pos):
+    """Row weights (float64, one per row) that are finite, non-negative and give
+    each class a positive total; the one wording of these checks."""
+    if not np.isfinite(weight).all() or (weight < 0).any():
+        raise ValueError("sample_weight must be finite and non-negative")
+    if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
+        raise ValueError("sample_weight gives one class a total weight of zero; ranking "
+                         "needs both classes")
+    return weight
 
-    Returns
-    -------
-    is_pos : bool array
-    score : float array (float32 kept, anything else as float64)
-    weight : float64 array or None
+
+def positives_and_weights(y, pos_label, sample_weight, like):
+    """``(is_pos, weight)``: the rows of the positive class, and the row weights
+    (one per row of ``like``) checked by :func:`check_class_weights`, or None."""
+    is_pos = y == pos_label
+    if sample_weight is None:
+        return is_pos, None
+    return is_pos, check_class_weights(
+        _check_sample_weight(sample_weight, like, dtype=np.float64), is_pos)
+
+
+def check_binary_classes(classes, pos_label):
+    """The positive label of the metrics' ``y_true`` from its distinct labels ``classes``.
+
+    Raises unless there are exactly two classes (the metrics' wording); then
+    :func:`check_pos_label`.
     """
-    y_true = column_or_1d(y_true, warn=True)
-    y_score = column_or_1d(y_score, warn=True)
-    if y_true.shape[0] != y_score.shape[0]:
-        raise ValueError(
-            f"y_true and y_score differ in length: {y_true.shape[0]} != {y_score.shape[0]}"
-        )
-    if y_score.dtype != np.float32:
-        y_score = y_score.astype(np.float64, copy=False)
-    if not np.isfinite(y_score).all():
-        raise ValueError("y_score contains NaN or infinity")
-    classes = _classes(y_true)
     if classes.shape[0] > 2:
         raise ValueError(
             f"y_true must be binary; it takes {classes.shape[0]} values: {classes[:10].tolist()}"
@@ -82,15 +110,71 @@ def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None):
         raise ValueError(
             "y_true holds only one class: ROC metrics need both positives and negatives"
         )
-    pos_label = check_pos_label(classes, pos_label)
-    is_pos = y_true == pos_label
-    weight = None
-    if sample_weight is not None:
-        weight = _check_sample_weight(sample_weight, y_score, dtype=np.float64)
-        if (weight < 0).any() or not np.isfinite(weight).all():
-            raise ValueError("sample_weight must be finite and non-negative")
-        if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
-            raise ValueError("sample_weight gives one class a total weight of zero")
+    return check_pos_label(classes, pos_label)
+
+
+# float64 holds every integer of magnitude up to 2**53 exactly, and no more.
+_EXACT_INTEGERS = 2 ** 53
+
+
+def _integer_ranks(y_score):
+    """Dense ranks (float64) and distinct values of integer scores float64 cannot hold.
+
+    Distinct integers beyond 2**53 (nanosecond timestamps, hashed ids) can round
+    to the same float64, or keep their order only by luck: ranking them as
+    floats ties or swaps them.  Their dense ranks order and tie exactly as the
+    integers do and are small enough for float64.  Returns None when the scores
+    are not integers, or are all within +-2**53.
+    """
+    if y_score.dtype.kind == "O":
+        if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+                   for v in y_score):
+            return None
+    elif y_score.dtype.kind not in "iu":
+        return None
+    if y_score.shape[0] == 0 or (-_EXACT_INTEGERS <= y_score.min()
+                                 and y_score.max() <= _EXACT_INTEGERS):
+        return None
+    values, ranks = np.unique(y_score, return_inverse=True)
+    return ranks.astype(np.float64).ravel(), values
+
+
+def check_binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None,
+                        exact_ranks=False):
+    """Validate a binary ranking problem.
+
+    With ``exact_ranks`` (the rank-based metrics), integer scores beyond
+    2**53 in magnitude are replaced by their dense ranks, which float64
+    holds exactly, so that they order and tie as the integers do; the
+    distinct values are returned to map ranks back to scores.
+
+    Returns
+    -------
+    is_pos : bool array
+    score : float array (float32 kept, anything else as float64)
+    weight : float64 array or None
+    values : ndarray or None
+        Only with ``exact_ranks``: the distinct scores, ``values[k]`` being
+        the score of rank ``k`` when ``score`` holds ranks, else None.
+    """
+    y_true = column_or_1d(y_true, warn=True)
+    y_score = column_or_1d(y_score, warn=True)
+    if y_true.shape[0] != y_score.shape[0]:
+        raise ValueError(
+            f"y_true and y_score differ in length: {y_true.shape[0]} != {y_score.shape[0]}"
+        )
+    ranked = _integer_ranks(y_score) if exact_ranks else None
+    values = None
+    if ranked is not None:
+        y_score, values = ranked
+    elif y_score.dtype != np.float32:
+        y_score = y_score.astype(np.float64, copy=False)
+    if not np.isfinite(y_score).all():
+        raise ValueError("y_score contains NaN or infinity")
+    pos_label = check_binary_classes(_classes(y_true), pos_label)
+    is_pos, weight = positives_and_weights(y_true, pos_label, sample_weight, y_score)
+    if exact_ranks:
+        return is_pos, y_score, weight, values
     return is_pos, y_score, weight
 
 
@@ -108,13 +192,30 @@ def check_fpr_range(fpr_range, name="fpr_range"):
     return alpha, beta
 
 
+def check_rate(value, name, *, low_open=False, high_open=False):
+    """``value`` as a float in [0, 1] (ends excluded as asked), or a ValueError naming ``name``.
+
+    NaN, booleans, strings and None are refused: a rate given as ``"0.1"`` is
+    a mistake to report, not a number to guess.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a number in [0, 1], got {value!r}")
+    rate = float(value)
+    low_ok = rate > 0.0 if low_open else rate >= 0.0
+    high_ok = rate < 1.0 if high_open else rate <= 1.0
+    if not (low_ok and high_ok):      # also refuses NaN
+        interval = ("(" if low_open else "[") + "0, 1" + (")" if high_open else "]")
+        raise ValueError(f"{name} must be in {interval}, got {value!r}")
+    return rate
+
+
 def _near_integer(x):
     r = round(x)
     return r if abs(x - r) <= 1e-9 * max(1.0, abs(x)) else None
 
 
 def empirical_indices(n_negatives, fpr_range):
-    """``(j_alpha, j_beta) = (floor(n·alpha), ceil(n·beta))``, paper 002 eq. (2).
+    """``(j_alpha, j_beta) = (floor(n·alpha), ceil(n·beta))``, eq. (2) of Narasimhan & Agarwal.
 
     ``n·alpha`` that is an integer up to floating-point noise (say 100 · 0.07)
     is taken as that integer, so that ``ceil`` does not jump one position.
@@ -131,6 +232,25 @@ def empirical_indices(n_negatives, fpr_range):
             f"fpr_range={fpr_range!r} selects no negative position among {n_negatives} "
             f"negatives (j_alpha={j_alpha}, j_beta={j_beta}); widen the range or use more "
             "negatives"
+        )
+    return j_alpha, j_beta
+
+
+def check_window_indices(j_alpha, j_beta, n_neg):
+    """``(j_alpha, j_beta)`` as ints with ``0 <= j_alpha < j_beta <= n_neg``, or a
+    ``ValueError`` naming the index (the oracles' window of negative positions)."""
+    for name, value in (("j_alpha", j_alpha), ("j_beta", j_beta)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise ValueError(f"{name} must be an integer, got {value!r}")
+    j_alpha, j_beta = int(j_alpha), int(j_beta)
+    if j_alpha < 0:
+        raise ValueError(f"j_alpha must be >= 0, got {j_alpha}")
+    if j_beta > n_neg:
+        raise ValueError(f"j_beta={j_beta} exceeds the number of negatives ({n_neg})")
+    if j_beta - j_alpha < 1:
+        raise ValueError(
+            f"j_beta - j_alpha must be >= 1 (got j_alpha={j_alpha}, j_beta={j_beta}): "
+            "the FPR window holds no negative position; widen fpr_range"
         )
     return j_alpha, j_beta
 

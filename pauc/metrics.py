@@ -15,9 +15,9 @@ area of the ROC curve over FPR ∈ [α, β]:
 ============  ======================================  ==========================================
 normalize     value                                   meaning
 ============  ======================================  ==========================================
-``"range"``   ``A / (β − α)``                         Narasimhan & Agarwal (paper 002, Sec. 2.1,
+``"range"``   ``A / (β − α)``                         Narasimhan & Agarwal (Sec. 2.1,
               (default)                               eq. (2)): mean TPR over the window, in [0, 1]
-``"mcclish"`` ``½ (1 + (A − A_min)/(A_max − A_min))``  McClish (1989): ``A_min = (β² − α²)/2`` is
+``"mcclish"`` ``½ (1 + (A − A_min)/(A_max − A_min))``  McClish: ``A_min = (β² − α²)/2`` is
               with ``A_max = β − α``                  the chance diagonal, ``A_max`` the perfect
                                                       ranker; 0.5 = chance, 1 = perfect. Equals
                                                       ``sklearn.metrics.roc_auc_score(max_fpr=β)``
@@ -25,7 +25,7 @@ normalize     value                                   meaning
 ``"none"``    ``A``                                   the raw area, in [0, β − α]
 ============  ======================================  ==========================================
 
-Worked example (paper 002, Section 2.1, Figure 2): 4 positives and 5
+Worked example (Narasimhan & Agarwal, Section 2.1, Figure 2): 4 positives and 5
 negatives scored by two functions::
 
     >>> import numpy as np
@@ -48,17 +48,25 @@ window's negatives; ``"mcclish"``: a random ranker).
 Two-way partial AUC
 -------------------
 :func:`two_way_partial_auc` measures the region with FPR ≤ f0 *and* TPR ≥ t0
-(the two-way pAUC of Yang et al. 2022, used by LibAUC, and discussed in
-scikit-learn PR #19751): ``∫_0^{f0} max(TPR(u) − t0, 0) du``, divided by
-``f0 (1 − t0)`` with ``normalize="range"``.
+(the two-way pAUC of Yang et al., also discussed in scikit-learn PR
+#19751): ``∫_0^{f0} max(TPR(u) − t0, 0) du``, divided by ``f0 (1 − t0)``
+with ``normalize="range"``.
+
+Row-chunked dask arrays of scores and labels give the same values, exactly,
+computed on the workers (:mod:`pauc.distributed`).
+
+References
+----------
+Narasimhan & Agarwal (2017), Section 2.1; McClish (1989); Yang et al. (2021)
+for the two-way partial AUC. Full entries in ``docs/references.rst``.
 """
 
 import numpy as np
-from sklearn.metrics import make_scorer
 
 from . import _ranking
-from ._dask import is_dask_array
-from ._validation import check_binary_scores, check_fpr_range
+from ._dispatch import chunked, is_chunked
+from ._rank_distance import kendall_tau_distance, spearman_distance
+from ._validation import check_binary_scores, check_fpr_range, check_rate
 
 __all__ = [
     "roc_curve",
@@ -74,6 +82,16 @@ __all__ = [
 ]
 
 _NORMALIZATIONS = ("range", "mcclish", "none")
+
+
+def _check_bool(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def _check_normalize(normalize, allowed=_NORMALIZATIONS):
+    if not isinstance(normalize, str) or normalize not in allowed:
+        raise ValueError(f"normalize must be one of {allowed}, got {normalize!r}")
 
 
 def _sorted_classes(is_pos, score, weight):
@@ -124,13 +142,15 @@ def _window_paucs(is_pos, score, windows):
             for a, b in windows]
 
 
-def _raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight):
-    if is_dask_array(y_score) or is_dask_array(y_true):
-        # row-chunked scores: the same area, reduced on the workers (pauc._dask_metrics)
-        from ._dask_metrics import raw_area
-        return raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight)
-    is_pos, score, weight = check_binary_scores(
-        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+def raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight):
+    """``∫_{fpr_lo}^{fpr_hi} max(TPR(u) - tpr_floor, 0) du`` on the empirical ROC
+    curve: the raw area every metric here normalises (not public API)."""
+    if is_chunked(y_score, y_true):
+        # row-chunked scores: the same area, reduced on the workers (pauc._dispatch)
+        return chunked("raw_area")(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label,
+                                   sample_weight)
+    is_pos, score, weight, _ = check_binary_scores(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, exact_ranks=True)
     if weight is None:
         pos, neg, m, n = _top_of_classes(is_pos, score, fpr_hi)
         return _ranking.partial_area(pos, neg, fpr_lo, fpr_hi, tpr_floor,
@@ -140,7 +160,7 @@ def _raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weig
 
 
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
-    """Receiver operating characteristic, with the contract of scikit-learn's.
+    """Receiver operating characteristic, with the contract of scikit-learn's (but see Notes).
 
     Parameters
     ----------
@@ -162,9 +182,24 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
         Decreasing; ``thresholds[0] = inf`` (nothing predicted positive), then
         the distinct scores, so that ``(fpr[k], tpr[k])`` are the rates of
         ``score >= thresholds[k]``.
+
+    Notes
+    -----
+    Two departures from ``sklearn.metrics.roc_curve``:
+
+    * ``y_true`` holding one class only is an error here (``ValueError``);
+      scikit-learn warns and returns NaN rates for the missing class.  A ROC
+      curve, and every area on it, needs both classes.
+    * labels other than {0, 1}, {-1, 1} or booleans need ``pos_label`` (as in
+      scikit-learn), and so do {-1, 0}: the positive class is never guessed.
+
+    Integer scores are ranked exactly, also beyond 2**53 (where float64 can
+    no longer hold every integer): the rates are those of the integers, as in
+    scikit-learn; the thresholds are the distinct scores converted to float64,
+    so two distinct integers beyond 2**53 may show the same threshold.
     """
-    is_pos, score, weight = check_binary_scores(
-        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    is_pos, score, weight, values = check_binary_scores(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, exact_ranks=True)
     if weight is not None:
         keep = weight != 0
         is_pos, score, weight = is_pos[keep], score[keep], weight[keep]
@@ -177,17 +212,30 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
         fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
     fpr = np.concatenate(([0.0], fps / fps[-1]))
     tpr = np.concatenate(([0.0], tps / tps[-1]))
+    if values is not None:
+        # the scores were ranked exactly (integers beyond 2**53): back to scores
+        thresholds = values[thresholds.astype(np.intp)]
     thresholds = np.concatenate(([np.inf], thresholds.astype(np.float64)))
     return fpr, tpr, thresholds
 
 
 def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
-    """Area under the empirical ROC curve, ties counted one half (paper 002, eq. (1)).
+    """Area under the empirical ROC curve, ties counted one half (eq. (1) of [1]_).
 
     Equal to ``sklearn.metrics.roc_auc_score`` for binary labels; computed by
-    one sort per class and an O(n) merge, without forming pairs.
+    one sort per class and an O(n) merge, without forming pairs.  Integer
+    scores are ranked exactly, also beyond 2**53 (nanosecond timestamps,
+    hashed ids), where float64 would round distinct integers together.
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
+    .. [2] Clémençon, S. "A Lecture on Statistical Ranking." Lecture notes,
+       Télécom ParisTech.
     """
-    return _raw_area(y_true, y_score, 0.0, 1.0, 0.0, pos_label, sample_weight)
+    return raw_area(y_true, y_score, 0.0, 1.0, 0.0, pos_label, sample_weight)
 
 
 def partial_auc(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
@@ -196,7 +244,7 @@ def partial_auc(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
 
     The exact area of the piecewise-linear empirical ROC curve over [α, β],
     for any 0 <= α < β <= 1.  Without ties and with nα, nβ integers,
-    ``normalize="range"`` is exactly eq. (2) of paper 002 (Section 2.1);
+    ``normalize="range"`` is exactly eq. (2) of [1]_ (Section 2.1);
     elsewhere the window's ends are interpolated on the curve.
 
     Parameters
@@ -206,16 +254,32 @@ def partial_auc(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     fpr_range : (float, float), default=(0.0, 0.1)
         The window (α, β) of false-positive rates.
     normalize : {"range", "mcclish", "none"}, default="range"
-        ``"range"``: area / (β − α), in [0, 1] (paper 002).  ``"mcclish"``:
-        McClish's standardisation ½(1 + (A − A_min)/(A_max − A_min)) with
+        ``"range"``: area / (β − α), in [0, 1] ([1]_).  ``"mcclish"``:
+        McClish's standardisation [2]_ ½(1 + (A − A_min)/(A_max − A_min)) with
         ``A_min = (β² − α²)/2`` and ``A_max = β − α``; equals
         ``sklearn.metrics.roc_auc_score(max_fpr=β)`` when α = 0.  ``"none"``:
         the raw area.  See the module docstring for a worked example.
+
+    Notes
+    -----
+    McClish's value is 0.5 for a random ranker and 1 for a perfect one, but
+    it is **not** bounded below by 0.5, nor by 0: a ranker worse than chance
+    in the window (``A < A_min``) scores below 0.5, and the worst one
+    (``A = 0``) scores ``½(1 − A_min/(A_max − A_min))``, which is negative
+    when α + β > 1 (−1 for ``fpr_range=(0.5, 1)``).  With α = 0 (scikit-learn's
+    ``max_fpr``) the smallest value is ``(1 − β)/(2 − β)``, not 0.
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
+    .. [2] McClish, D. K. "Analyzing a portion of the ROC curve." Medical
+       Decision Making 9(3), 1989.
     """
     alpha, beta = check_fpr_range(fpr_range)
-    if normalize not in _NORMALIZATIONS:
-        raise ValueError(f"normalize must be one of {_NORMALIZATIONS}, got {normalize!r}")
-    area = _raw_area(y_true, y_score, alpha, beta, 0.0, pos_label, sample_weight)
+    _check_normalize(normalize)
+    area = raw_area(y_true, y_score, alpha, beta, 0.0, pos_label, sample_weight)
     if normalize == "none":
         return area
     if normalize == "range":
@@ -233,13 +297,19 @@ def two_way_partial_auc(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normalize=
     piecewise-linear empirical ROC curve.  With ``normalize="range"`` (default)
     it is divided by ``max_fpr · (1 − min_tpr)`` (the area of a perfect
     ranker), so it lies in [0, 1]; ``"none"`` returns ``A``.  With
-    ``min_tpr=0`` it is ``partial_auc(fpr_range=(0, max_fpr))``.
+    ``min_tpr=0`` it is ``partial_auc(fpr_range=(0, max_fpr))``.  The region
+    is the two-way partial AUC of [1]_.
+
+    References
+    ----------
+    .. [1] Yang, Z., Xu, Q., Bao, S., He, Y., Cao, X. and Huang, Q. "When All We
+       Need is a Piece of the Pie: A Generic Framework for Optimizing Two-way
+       Partial AUC." ICML 2021.
     """
-    _, max_fpr = check_fpr_range((0.0, max_fpr), name="max_fpr")
-    min_tpr, _ = check_fpr_range((min_tpr, 1.0), name="min_tpr")
-    if normalize not in ("range", "none"):
-        raise ValueError(f"normalize must be 'range' or 'none', got {normalize!r}")
-    area = _raw_area(y_true, y_score, 0.0, max_fpr, min_tpr, pos_label, sample_weight)
+    max_fpr = check_rate(max_fpr, "max_fpr", low_open=True)
+    min_tpr = check_rate(min_tpr, "min_tpr", high_open=True)
+    _check_normalize(normalize, ("range", "none"))
+    area = raw_area(y_true, y_score, 0.0, max_fpr, min_tpr, pos_label, sample_weight)
     return area / (max_fpr * (1.0 - min_tpr)) if normalize == "range" else area
 
 
@@ -252,8 +322,17 @@ def tpr_at_fpr(y_true, y_score, fpr, *, interpolate=False, pos_label=None,
     achieves).  ``interpolate=True``: the height of the piecewise-linear
     empirical ROC curve at ``fpr`` (what a randomised threshold achieves, and
     the curve whose area :func:`partial_auc` measures).
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`roc_auc`.
+    fpr : float in [0, 1]
+        The false-positive rate (NaN, strings and None are refused).
+    interpolate : bool, default=False
     """
-    _, fpr = check_fpr_range((0.0, fpr), name="fpr") if fpr > 0 else (0.0, 0.0)
+    fpr = check_rate(fpr, "fpr")
+    _check_bool(interpolate, "interpolate")
     roc_fpr, roc_tpr, _ = roc_curve(y_true, y_score, pos_label=pos_label,
                                     sample_weight=sample_weight, drop_intermediate=False)
     if interpolate:
@@ -267,28 +346,148 @@ def tpr_at_fpr(y_true, y_score, fpr, *, interpolate=False, pos_label=None,
     return float(roc_tpr[feasible].max())
 
 
-_RESPONSE = ("decision_function", "predict_proba")
+class _RankingScorer:
+    """A pauc metric as a scikit-learn scorer: ``scorer(estimator, X, y_true)``.
+
+    The positive class is resolved as scikit-learn's own ``"roc_auc"`` scorer
+    resolves it: ``pos_label`` when given, else the estimator's
+    ``classes_[1]``, the class its ``decision_function`` points to and whose
+    ``predict_proba`` column comes last (every pauc ranker puts its positive
+    class there).  So labels {1, 2} or strings score as the estimator ranks
+    them, and a scorer never fails on labels the estimator could fit.
+
+    The scores are ``decision_function(X)`` (negated when ``pos_label`` is
+    ``classes_[0]``), else the ``predict_proba`` column of the positive class.
+    An estimator without ``classes_`` is scored with ``pos_label`` as given
+    (the metric's own rule when None).
+    """
+
+    def __init__(self, name, metric, pos_label, kwargs):
+        self._name, self._metric, self._pos_label, self._kwargs = name, metric, pos_label, kwargs
+        self._sample_weight_request = None
+
+    def set_score_request(self, *, sample_weight=None):
+        """Ask for ``sample_weight`` under scikit-learn's metadata routing.
+
+        With ``sklearn.set_config(enable_metadata_routing=True)``,
+        ``scorer.set_score_request(sample_weight=True)`` makes ``GridSearchCV``
+        pass the weights given to its ``fit`` on to this scorer (as for the
+        scorers of ``sklearn.metrics.make_scorer``).  Returns the scorer.
+        """
+        self._sample_weight_request = sample_weight
+        return self
+
+    def get_metadata_routing(self):
+        """The metadata this scorer asks for (scikit-learn's routing protocol)."""
+        from sklearn.utils.metadata_routing import MetadataRequest
+
+        request = MetadataRequest(owner=type(self).__name__)
+        request.score.add_request(param="sample_weight", alias=self._sample_weight_request)
+        return request
+
+    def __repr__(self):
+        shown = dict(self._kwargs)
+        if self._pos_label is not None:
+            shown["pos_label"] = self._pos_label
+        return f"{self._name}({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
+
+    def _positive_scores(self, estimator, X):
+        """``(scores, pos_label)``: scores ranking ``pos_label`` at the top."""
+        pos_label = self._pos_label
+        classes = getattr(estimator, "classes_", None)
+        if classes is not None and len(classes) == 2:
+            if pos_label is None:
+                pos_label = classes[1]
+            elif pos_label not in set(np.asarray(classes).tolist()):
+                raise ValueError(f"pos_label={pos_label!r} is not one of the estimator's "
+                                 f"classes {np.asarray(classes).tolist()}")
+        if hasattr(estimator, "decision_function"):
+            scores = np.asarray(estimator.decision_function(X))
+            if scores.ndim == 1 and classes is not None and len(classes) == 2 \
+                    and pos_label == classes[0]:
+                scores = -scores
+            return scores, pos_label
+        if hasattr(estimator, "predict_proba"):
+            proba = np.asarray(estimator.predict_proba(X))
+            if classes is None:
+                return proba[:, -1], pos_label
+            column = np.asarray(classes).tolist().index(pos_label)
+            return proba[:, column], pos_label
+        raise ValueError(f"{type(estimator).__name__} has neither decision_function nor "
+                         "predict_proba: it gives no scores to rank")
+
+    def __call__(self, estimator, X, y_true, sample_weight=None):
+        scores, pos_label = self._positive_scores(estimator, X)
+        return self._metric(y_true, scores, pos_label=pos_label, sample_weight=sample_weight,
+                            **self._kwargs)
 
 
-def roc_auc_scorer(**kwargs):
-    """Scorer for ``GridSearchCV(scoring=...)``: :func:`roc_auc` of ``decision_function``."""
-    return make_scorer(roc_auc, response_method=_RESPONSE, **kwargs)
+def _check_scorer_pos_label(pos_label):
+    if isinstance(pos_label, (list, tuple, dict, set, np.ndarray)):
+        raise ValueError(f"pos_label must be one label, got {pos_label!r}")
+    if isinstance(pos_label, float) and pos_label != pos_label:
+        raise ValueError("pos_label is NaN; name one of the labels")
 
 
-def partial_auc_scorer(fpr_range=(0.0, 0.1), normalize="range", **kwargs):
+def roc_auc_scorer(*, pos_label=None):
+    """Scorer for ``GridSearchCV(scoring=...)``: :func:`roc_auc` of ``decision_function``.
+
+    Parameters
+    ----------
+    pos_label : label, default=None
+        The positive class; None: the estimator's ``classes_[1]`` (the rule
+        of scikit-learn's ``"roc_auc"`` scorer).
+
+    Returns
+    -------
+    scorer : callable ``scorer(estimator, X, y_true, sample_weight=None)``
+        ``decision_function`` is used, else the ``predict_proba`` column of
+        the positive class.
+    """
+    _check_scorer_pos_label(pos_label)
+    return _RankingScorer("roc_auc_scorer", roc_auc, pos_label, {})
+
+
+def partial_auc_scorer(fpr_range=(0.0, 0.1), normalize="range", *, pos_label=None):
     """Scorer for ``GridSearchCV(scoring=...)``: :func:`partial_auc` of ``decision_function``.
 
     Example: ``GridSearchCV(est, grid, scoring=partial_auc_scorer(fpr_range=(0, 0.1)))``.
+
+    Parameters
+    ----------
+    fpr_range, normalize
+        As in :func:`partial_auc`; checked here, when the scorer is built.
+    pos_label : label, default=None
+        As in :func:`roc_auc_scorer`.
+
+    Returns
+    -------
+    scorer : callable ``scorer(estimator, X, y_true, sample_weight=None)``
     """
-    check_fpr_range(fpr_range)
-    return make_scorer(partial_auc, response_method=_RESPONSE,
-                       fpr_range=tuple(fpr_range), normalize=normalize, **kwargs)
+    fpr_range = check_fpr_range(fpr_range)
+    _check_normalize(normalize)
+    _check_scorer_pos_label(pos_label)
+    return _RankingScorer("partial_auc_scorer", partial_auc, pos_label,
+                          {"fpr_range": fpr_range, "normalize": normalize})
 
 
-def tpr_at_fpr_scorer(fpr=0.1, interpolate=False, **kwargs):
-    """Scorer for ``GridSearchCV(scoring=...)``: :func:`tpr_at_fpr` of ``decision_function``."""
-    return make_scorer(tpr_at_fpr, response_method=_RESPONSE, fpr=fpr,
-                       interpolate=interpolate, **kwargs)
+def tpr_at_fpr_scorer(fpr=0.1, interpolate=False, *, pos_label=None):
+    """Scorer for ``GridSearchCV(scoring=...)``: :func:`tpr_at_fpr` of ``decision_function``.
 
+    Parameters
+    ----------
+    fpr, interpolate
+        As in :func:`tpr_at_fpr`; checked here, when the scorer is built.
+    pos_label : label, default=None
+        As in :func:`roc_auc_scorer`.
 
-from ._rank_distance import kendall_tau_distance, spearman_distance  # noqa: E402
+    Returns
+    -------
+    scorer : callable ``scorer(estimator, X, y_true, sample_weight=None)``
+    """
+    fpr = check_rate(fpr, "fpr")
+    _check_bool(interpolate, "interpolate")
+    _check_scorer_pos_label(pos_label)
+    return _RankingScorer("tpr_at_fpr_scorer", tpr_at_fpr, pos_label,
+                          {"fpr": fpr, "interpolate": bool(interpolate)})
+

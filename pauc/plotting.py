@@ -8,6 +8,7 @@ import numpy as np
 
 from ._validation import check_fpr_range
 from .metrics import partial_auc, roc_curve
+from .surrogates import surrogate
 
 __all__ = ["plot_convergence", "plot_roc", "plot_surrogates"]
 
@@ -97,7 +98,7 @@ def plot_surrogates(X, y, w0, direction, *, fpr_range=(0.0, 0.1), t=None,
     A one-dimensional slice makes the differences visible: the 0-1 risk is a
     staircase, the hinge surrogate is continuous but (for α > 0) not convex
     (Theorem 2), the structural ones are convex and lie above the risk, the
-    naive one above the tight one (paper 002, Figure 3).
+    naive one above the tight one ([1]_, Figure 3).
 
     Parameters
     ----------
@@ -115,8 +116,13 @@ def plot_surrogates(X, y, w0, direction, *, fpr_range=(0.0, 0.1), t=None,
     Returns
     -------
     ax : matplotlib Axes
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
     """
-    from .surrogates import surrogate
 
     plt = _pyplot()
     w0 = np.asarray(w0, dtype=np.float64).ravel()

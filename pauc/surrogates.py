@@ -1,7 +1,7 @@
 """Partial-AUC risk and its surrogates: value and one subgradient at any w.
 
 For comparing surrogates (see the teaching notebook) and for plugging them
-into other optimisers.  Narasimhan & Agarwal (paper 002) define, for the FPR
+into other optimisers.  Narasimhan & Agarwal (2017) define, for the FPR
 window [α, β] with ``j_α = ⌊nα⌋``, ``j_β = ⌈nβ⌉`` and the negatives ranked
 by score, ``N = m (j_β − j_α)``:
 
@@ -30,16 +30,24 @@ best row leaves the positive above both negatives).  Theorem 7's two bounds do
 hold, and ``tests/test_surrogates.py`` checks both facts.
 
 Everything is computed on the count representation (Appendix B.1): one
-sort-based pass, never the m × n pairs.  The structural surrogates come from
-the oracles of :mod:`pauc.svm.oracles` (value ``loss − s·coef``, subgradient
-``−Xᵀ coef``).  The hinge surrogate over the window is the difference of two
-top-k hinge sums, each equal to a tight [0, ·] surrogate by Theorem 5::
+sort-based pass, never the m × n pairs.  ``"zero_one"`` is the risk itself;
+the other names are the rows of the surrogate table
+(:mod:`pauc.svm._surrogates`), evaluated with their kernels: a structural
+surrogate is ``loss − s·coef`` with subgradient ``−coef`` in the scores
+(``−Xᵀ coef`` in ``w``).  The hinge surrogate over the window is the
+difference of two top-k hinge sums, each equal to a tight [0, ·] surrogate by
+Theorem 5::
 
     j_w · hinge(α, β) = j_β · tight(0, j_β) − j_α · tight(0, j_α)
 
-which is also the DC decomposition that Algorithm 4 optimises.  For
-``α > 0`` the hinge surrogate is not convex (Theorem 2): its "subgradient"
-here is the gradient of that difference (exact wherever it is differentiable).
+which is also the DC decomposition that Algorithm 4 optimises (the table's
+``solver="cccp"``).  For ``α > 0`` the hinge surrogate is not convex
+(Theorem 2): its "subgradient" here is the gradient of that difference (exact
+wherever it is differentiable).
+
+References
+----------
+Narasimhan & Agarwal (2017): eqs. (8)-(18), Theorems 2, 5 and 7, Figure 3.  Full entries in ``docs/references.rst``.
 
 Examples
 --------
@@ -56,11 +64,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._validation import check_binary_scores, empirical_indices
-from .svm.oracles import pauc_naive_oracle, pauc_tight_oracle
+from .svm._surrogates import SURROGATES as _TABLE
 
 __all__ = ["SURROGATES", "surrogate", "surrogate_at_scores"]
 
-SURROGATES = ("zero_one", "hinge", "naive", "tight")
+#: The names :func:`surrogate` knows: the risk, then the rows of the surrogate table.
+SURROGATES = ("zero_one",) + tuple(_TABLE)
 
 
 def _zero_one(scores, is_pos, j_alpha, j_beta):
@@ -73,30 +82,23 @@ def _zero_one(scores, is_pos, j_alpha, j_beta):
     return float(value), np.zeros(scores.shape[0])   # piecewise constant: 0 is a subgradient
 
 
-def _structural(oracle):
-    def evaluate(scores, is_pos, j_alpha, j_beta):
-        coef, loss = oracle(scores, is_pos, j_alpha, j_beta)
-        return float(loss - scores @ coef), -coef
-    return evaluate
+def _structural(row, scores, is_pos, j_alpha, j_beta):
+    """A structural surrogate from its kernel: ``(loss - s·coef, -coef)``."""
+    labels = is_pos.view(np.uint8)
+    coef, loss = row.kernel(scores, labels, int(np.count_nonzero(is_pos)), j_alpha, j_beta)
+    return float(loss - scores @ coef), -coef
 
 
-def _hinge(scores, is_pos, j_alpha, j_beta):
-    """eq. (9) as the DC difference of two top-k hinge sums (Theorem 5)."""
-    value, grad = _structural(pauc_tight_oracle)(scores, is_pos, 0, j_beta)
-    if j_alpha == 0:
-        return value, grad
-    low_value, low_grad = _structural(pauc_tight_oracle)(scores, is_pos, 0, j_alpha)
+def _table_surrogate(row, scores, is_pos, j_alpha, j_beta):
+    """A row of the table: its kernel's surrogate, or for a ``"cccp"`` row the DC
+    difference of the kernel's [0, j] surrogates (Section 6, Theorem 5)."""
+    if row.solver == "cutting_plane" or j_alpha == 0:
+        return _structural(row, scores, is_pos, j_alpha, j_beta)
+    value, grad = _structural(row, scores, is_pos, 0, j_beta)
+    low_value, low_grad = _structural(row, scores, is_pos, 0, j_alpha)
     width = j_beta - j_alpha
     return ((j_beta * value - j_alpha * low_value) / width,
             (j_beta * grad - j_alpha * low_grad) / width)
-
-
-_EVALUATORS = {
-    "zero_one": _zero_one,
-    "hinge": _hinge,
-    "naive": _structural(pauc_naive_oracle),
-    "tight": _structural(pauc_tight_oracle),
-}
 
 
 def surrogate_at_scores(name, scores, y, *, fpr_range=(0.0, 1.0)):
@@ -104,8 +106,9 @@ def surrogate_at_scores(name, scores, y, *, fpr_range=(0.0, 1.0)):
 
     Parameters
     ----------
-    name : {"zero_one", "hinge", "naive", "tight"}
-        See the module docstring (paper 002, eqs. (8)-(18)).
+    name : {"zero_one", "tight", "naive", "hinge"}
+        See the module docstring (eqs. (8)-(18) of [1]_); any row added to the
+        surrogate table is known here too.
     scores : array of shape (n_samples,)
         Scores of the training rows, e.g. ``X @ w``.
     y : array of shape (n_samples,)
@@ -119,12 +122,22 @@ def surrogate_at_scores(name, scores, y, *, fpr_range=(0.0, 1.0)):
     grad : ndarray of shape (n_samples,)
         A subgradient with respect to the scores; the subgradient in ``w``
         of a linear scorer is ``X.T @ grad``.
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
     """
-    if name not in _EVALUATORS:
-        raise ValueError(f"surrogate must be one of {SURROGATES}, got {name!r}")
+    names = ("zero_one",) + tuple(_TABLE)
+    if name not in names:
+        raise ValueError(f"surrogate must be one of {names}, got {name!r}")
     is_pos, scores, _ = check_binary_scores(y, scores)
     j_alpha, j_beta = empirical_indices(int((~is_pos).sum()), fpr_range)
-    return _EVALUATORS[name](scores.astype(np.float64), is_pos, j_alpha, j_beta)
+    scores = np.ascontiguousarray(scores, dtype=np.float64)
+    if name == "zero_one":
+        return _zero_one(scores, is_pos, j_alpha, j_beta)
+    return _table_surrogate(_TABLE[name], scores, is_pos, j_alpha, j_beta)
 
 
 def surrogate(name, w, X, y, *, fpr_range=(0.0, 1.0)):
@@ -132,7 +145,7 @@ def surrogate(name, w, X, y, *, fpr_range=(0.0, 1.0)):
 
     Parameters
     ----------
-    name : {"zero_one", "hinge", "naive", "tight"}
+    name : {"zero_one", "tight", "naive", "hinge"}
     w : array of shape (n_features,)
     X : array or scipy.sparse matrix of shape (n_samples, n_features)
     y : array of shape (n_samples,)
@@ -142,6 +155,14 @@ def surrogate(name, w, X, y, *, fpr_range=(0.0, 1.0)):
     -------
     value : float
     grad : ndarray of shape (n_features,)
+
+    See :func:`surrogate_at_scores` for the names (eqs. (8)-(18) of [1]_).
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
     """
     w = np.asarray(w, dtype=np.float64).ravel()
     if X.shape[1] != w.shape[0]:

@@ -49,11 +49,7 @@ def test_compare_tune_and_plot(small_svmlight, tmp_path, capsys):
 
 
 def test_compare_csv(tmp_path, capsys):
-    rng = np.random.default_rng(1)
-    lines = ["a,b,label"] + [f"{rng.normal() + k:.3f},{rng.normal():.3f},{'yes' if k else 'no'}"
-                             for k in rng.integers(0, 2, 120)]
-    path = tmp_path / "d.csv"
-    path.write_text("\n".join(lines) + "\n")
+    path = _two_feature_csv(tmp_path / "d.csv", 1, 120, lambda k: "yes" if k else "no")
     assert main(["compare", "--data", str(path), "--label-column", "label", "--pos-label",
                  "yes", "--methods", "logreg", "--quiet", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["test_auc"] > 0.6
@@ -83,6 +79,124 @@ def test_unknown_method_is_a_usage_error():
     with pytest.raises(SystemExit) as exc:
         main(["compare", "--methods", "nope"])
     assert exc.value.code == 2
+
+
+# ---------------------------------------------------------------- issue 21
+
+
+def _csv_pair(tmp_path, test_header):
+    """A training CSV (a, b, c, label) and a test CSV with the same rows under
+    ``test_header`` (the same columns, reordered)."""
+    rng = np.random.default_rng(5)
+
+    def rows(n):
+        k = rng.integers(0, 2, n)
+        return [{"a": f"{rng.normal() + 1.5 * c:.3f}", "b": f"{rng.normal():.3f}",
+                 "c": f"{rng.normal() - c:.3f}", "label": str(c)} for c in k]
+
+    def write(path, header, records):
+        path.write_text(",".join(header) + "\n"
+                        + "\n".join(",".join(r[h] for h in header) for r in records) + "\n")
+        return path
+
+    train, test = rows(200), rows(150)
+    return (write(tmp_path / "train.csv", ["a", "b", "c", "label"], train),
+            write(tmp_path / "test_same.csv", ["a", "b", "c", "label"], test),
+            write(tmp_path / "test_moved.csv", test_header, test))
+
+
+def test_test_csv_columns_are_matched_by_name(tmp_path, capsys):
+    """Issue 21, item 2: a test CSV whose header is the training header reordered
+    (c,label,b,a) gave AUC 0.50 for every method; columns are matched by name."""
+    train, same, moved = _csv_pair(tmp_path, ["c", "label", "b", "a"])
+    results = []
+    for test in (same, moved):
+        assert main(["compare", "--data", str(train), "--test", str(test), "--label-column",
+                     "label", "--methods", "logreg", "svm-auc", "--quiet", "--json"]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    for a, b in zip(*results):
+        assert a["test_auc"] == b["test_auc"] > 0.8
+        assert a["test_pauc"] == b["test_pauc"]
+
+
+def test_test_csv_with_missing_or_extra_columns_is_refused(tmp_path, capsys):
+    train, _, _ = _csv_pair(tmp_path, ["c", "label", "b", "a"])
+    other = tmp_path / "other.csv"
+    other.write_text("a,b,d,label\n1,2,3,0\n2,3,4,1\n")
+    assert main(["compare", "--data", str(train), "--test", str(other), "--label-column",
+                 "label", "--methods", "logreg", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "lacks the column(s) ['c']" in err and "['d']" in err
+
+
+def test_duplicate_methods_run_once(small_svmlight, capsys):
+    assert main(["compare", "--data", str(small_svmlight), "--methods", "logreg", "svm-auc",
+                 "logreg", "--json", "--quiet"]) == 0
+    assert [r["method"] for r in json.loads(capsys.readouterr().out)] == ["logreg", "svm-auc"]
+
+
+def test_plot_path_is_checked_before_fitting(small_svmlight, tmp_path, capsys, monkeypatch):
+    import pauc.__main__ as cli
+
+    fitted = []
+    monkeypatch.setattr(cli, "_fit", lambda *a: fitted.append(a) or [])
+    bad = tmp_path / "no" / "such" / "roc.png"
+    assert main(["compare", "--data", str(small_svmlight), "--methods", "logreg",
+                 "--plot", str(bad)]) == 2
+    assert "--plot" in capsys.readouterr().err and not fitted
+
+
+def test_progress_is_plain_lines_off_a_terminal(small_svmlight, capsys):
+    assert main(["compare", "--data", str(small_svmlight), "--methods", "logreg", "svm-auc",
+                 "--json"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    assert [line.split()[:2] for line in err.splitlines()] == [["fitting", "logreg"],
+                                                               ["fitting", "svm-auc"]]
+
+
+def _two_feature_csv(path, seed, n, label):
+    """A CSV ``a,b,label`` whose first feature is shifted by the class (``label(k)``)."""
+    rng = np.random.default_rng(seed)
+    lines = ["a,b,label"] + [f"{rng.normal() + k:.3f},{rng.normal():.3f},{label(k)}"
+                             for k in rng.integers(0, 2, n)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_pos_label_1_on_labels_written_1_0(tmp_path, capsys):
+    path = _two_feature_csv(tmp_path / "f.csv", 2, 150, float)
+    for extra in ([], ["--pos-label", "1"], ["--pos-label", "1.0"]):
+        assert main(["compare", "--data", str(path), "--label-column", "label", *extra,
+                     "--methods", "logreg", "--quiet", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)[0]["test_auc"] > 0.6
+
+
+def test_degenerate_model_is_flagged_in_the_table(tmp_path, capsys):
+    """Issue 21, item 1: on the issue's split svm-pauc's optimum is w = 0 and the fit
+    returned noise (test AUC 0.148, no word).  Now: AUC 0.5, a note in the table, the
+    warning printed under it, "degenerate" in the JSON."""
+    from sklearn.datasets import dump_svmlight_file, make_classification
+    from sklearn.model_selection import train_test_split
+
+    X, y = make_classification(600, 10, n_informative=4, flip_y=0.05, class_sep=0.8,
+                               random_state=27)
+    Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.5, random_state=27)
+    train, test = tmp_path / "train.svm", tmp_path / "test.svm"
+    dump_svmlight_file(Xa, ya, str(train))
+    dump_svmlight_file(Xb, yb, str(test))
+    argv = ["compare", "--data", str(train), "--test", str(test), "--methods", "svm-pauc",
+            "svm-auc", "--quiet"]
+    assert main(argv + ["--json"]) == 0
+    rows = {r["method"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["svm-pauc"]["degenerate"] and rows["svm-pauc"]["test_auc"] == 0.5
+    assert any("DegenerateSolutionWarning" in m for m in rows["svm-pauc"]["warnings"])
+    assert not rows["svm-auc"]["degenerate"] and rows["svm-auc"]["test_auc"] > 0.8
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("svm-pauc"))
+    assert "w = 0, no ranking [1]" in line
+    assert "[1] svm-pauc: DegenerateSolutionWarning" in out and "widen fpr_range" in out
 
 
 def test_compare_gradient_boosting_ranker(small_svmlight, capsys):

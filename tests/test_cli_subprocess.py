@@ -26,6 +26,8 @@ def parse_table(text):
     dashes = next(i for i, line in enumerate(lines) if set(line) == {"-"})
     rows = {}
     for line in lines[dashes + 1:]:
+        if not line.strip():
+            break           # the notes below the table
         method, _seconds, auc, pauc, tpr = line.split()[:5]
         rows[method] = (auc, pauc, tpr)
     return lines[:dashes], rows

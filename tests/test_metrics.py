@@ -248,3 +248,65 @@ def test_pos_label_selects_the_positive_class():
     s = np.array([0.9, 0.1, 0.4, 0.6])
     assert roc_auc(y, s, pos_label="spam") == pytest.approx(0.75)
     assert roc_auc(y, s, pos_label="ham") == pytest.approx(0.25)
+
+
+# ---------------------------------------------------------------- integer scores
+
+
+def test_integer_scores_beyond_2_53_issue_example():
+    """Issue 21, item 7: distinct int64 scores that float64 rounds together."""
+    y = [0, 1, 0, 1]
+    s = [1700000000000000001, 1700000000000000003, 1700000000000000000, 1700000000000000002]
+    assert roc_auc_score(y, s) == 1.0
+    assert roc_auc(y, s) == 1.0
+    assert roc_auc(y, np.array(s, dtype=np.uint64)) == 1.0
+    # Python integers beyond int64 too (an object array)
+    assert roc_auc(y, [2 ** 70 + 1, 2 ** 70 + 3, 2 ** 70, 2 ** 70 + 2]) == 1.0
+    assert partial_auc(y, s, fpr_range=(0.0, 0.5)) == 1.0
+    assert tpr_at_fpr(y, s, 0.0) == 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(ranking_problems(weighted=True), st.booleans(), fpr_windows(),
+       st.sampled_from([1_700_000_000_000_000_000, -(2 ** 62), 2 ** 53 - 3]))
+def test_large_integer_scores_rank_as_sklearn_ranks_them(problem, weighted, window, offset):
+    """Small integer gaps on a huge offset (timestamps in ns): every metric equals its
+    value on the gaps alone (exact), and scikit-learn's (which ranks integers exactly)."""
+    y, s, w = problem
+    w = w if weighted else None
+    gaps = np.round(s * 1000).astype(np.int64)
+    big = gaps + np.int64(offset)
+    assert roc_auc(y, big, sample_weight=w) == roc_auc(y, gaps, sample_weight=w)
+    assert roc_auc(y, big, sample_weight=w) == pytest.approx(
+        roc_auc_score(y, big, sample_weight=w), abs=1e-12)
+    assert partial_auc(y, big, fpr_range=window, sample_weight=w) == partial_auc(
+        y, gaps, fpr_range=window, sample_weight=w)
+    assert tpr_at_fpr(y, big, window[1], sample_weight=w) == tpr_at_fpr(
+        y, gaps, window[1], sample_weight=w)
+    ours = roc_curve(y, big, sample_weight=w, drop_intermediate=False)
+    theirs = sk_roc_curve(y, big, sample_weight=w, drop_intermediate=False)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+    # the rates are those of the integers: one knot per distinct integer score
+    assert ours[0].shape[0] == np.unique(big[w != 0] if w is not None else big).shape[0] + 1
+
+
+def test_mcclish_can_fall_below_one_half_and_below_zero():
+    """Documented: McClish's standardisation is 0.5 at chance, not a floor; for
+    alpha + beta > 1 the reversed ranking scores below 0 (-1 on (0.5, 1))."""
+    y = np.array([1, 1, 0, 0])
+    reversed_scores = np.array([0.0, 1.0, 2.0, 3.0])
+    assert partial_auc(y, reversed_scores, fpr_range=(0.5, 1.0), normalize="mcclish") == -1.0
+    beta = 0.3
+    assert partial_auc(y, reversed_scores, fpr_range=(0.0, beta),
+                       normalize="mcclish") == pytest.approx((1 - beta) / (2 - beta))
+    assert "below 0" in partial_auc.__doc__ or "below 0" in " ".join(
+        partial_auc.__doc__.split())
+
+
+def test_roc_curve_documents_its_one_class_contract():
+    """scikit-learn's roc_curve warns and returns NaN on one class; ours refuses, and says so."""
+    doc = " ".join(roc_curve.__doc__.split())
+    assert "one class" in doc and "NaN" in doc
+    with pytest.raises(ValueError, match="one class"):
+        roc_curve([1, 1, 1], [0.1, 0.2, 0.3])

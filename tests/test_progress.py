@@ -7,9 +7,9 @@ import time
 import numpy as np
 import pytest
 
-import pauc.svm.oracles as oracles_module
 from pauc.__main__ import _Progress
 from pauc.svm import AUCSVM, PartialAUCSVM
+from pauc.svm._design import InMemoryDesign
 
 
 @pytest.fixture
@@ -20,16 +20,17 @@ def data():
     return X, y
 
 
-def _spy(monkeypatch, name, seen, progress, delay=0.0):
-    """Wrap one oracle so that each call records the progress line of that moment."""
-    original = getattr(oracles_module, name)
+def _spy(monkeypatch, seen, progress, delay=0.0):
+    """Wrap the in-memory design's cut (the oracle call of each iteration) so that
+    each call records the progress line of that moment."""
+    original = InMemoryDesign.cut
 
-    def oracle(*args, **kwargs):
+    def cut(self, w, problem):
         seen.append(progress[0]._line())
         time.sleep(delay)
-        return original(*args, **kwargs)
+        return original(self, w, problem)
 
-    monkeypatch.setattr(oracles_module, name, oracle)
+    monkeypatch.setattr(InMemoryDesign, "cut", cut)
 
 
 def test_line_shows_the_live_iteration(data, monkeypatch):
@@ -37,13 +38,14 @@ def test_line_shows_the_live_iteration(data, monkeypatch):
     est = AUCSVM(C=10.0, tol=1e-4)
     seen, progress = [], [None]
     progress[0] = _Progress("svm-auc", est, io.StringIO(), enabled=False)
-    _spy(monkeypatch, "auc_oracle", seen, progress)
+    _spy(monkeypatch, seen, progress)
     assert est.current_iteration is None
     assert "iteration" not in progress[0]._line()
     est.fit(X, y)
-    # The k-th oracle call happens during iteration k, and the line says so.
-    assert len(seen) == est.n_iter_ >= 3
-    for k, line in enumerate(seen, start=1):
+    # The k-th oracle call happens during iteration k, and the line says so; two more
+    # follow the solve: the objective at w and at w = 0 (pauc.svm._degenerate).
+    assert len(seen) == est.n_iter_ + 2 and est.n_iter_ >= 3
+    for k, line in enumerate(seen[:est.n_iter_], start=1):
         assert line.endswith(f"iteration {k}"), line
     # After fit: no live solver left, the estimator pickles, the line is time only.
     assert est.current_iteration is None
@@ -56,23 +58,43 @@ def test_partial_auc_svm_reports_iterations(data, monkeypatch):
     est = PartialAUCSVM(fpr_range=(0.0, 0.3), C=10.0, tol=1e-4)
     seen, progress = [], [None]
     progress[0] = _Progress("svm-pauc", est, io.StringIO(), enabled=False)
-    _spy(monkeypatch, "pauc_tight_oracle", seen, progress)
+    _spy(monkeypatch, seen, progress)
     est.fit(X, y)
-    assert len(seen) == est.n_iter_ >= 2
-    assert seen[-1].endswith(f"iteration {est.n_iter_}")
+    assert len(seen) == est.n_iter_ + 2 and est.n_iter_ >= 2    # + w and 0 compared
+    assert seen[est.n_iter_ - 1].endswith(f"iteration {est.n_iter_}")
+
+
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal (the live line is for terminals only)."""
+
+    def isatty(self):
+        return True
+
+
+def _slow_fit_text(data, monkeypatch, stream):
+    """What _Progress writes to ``stream`` while AUCSVM fits, 0.2 s per oracle call (a fit
+    of >= 3 iterations outlasts one 0.5 s tick of the live line)."""
+    X, y = data
+    est = AUCSVM(C=10.0, tol=1e-4)
+    progress = [None]
+    # 0.2 s per oracle call: a fit of >= 3 iterations outlasts one 0.5 s tick.
+    _spy(monkeypatch, [], progress, delay=0.2)
+    with _Progress("svm-auc", est, stream, enabled=True) as p:
+        progress[0] = p
+        est.fit(X, y)
+    return stream.getvalue()
 
 
 def test_live_thread_prints_iterations(data, monkeypatch):
     """The background thread (every 0.5 s) catches the iteration of a slow fit."""
-    X, y = data
-    est = AUCSVM(C=10.0, tol=1e-4)
-    stream = io.StringIO()
-    progress = [None]
-    # 0.2 s per oracle call: a fit of >= 3 iterations outlasts one 0.5 s tick.
-    _spy(monkeypatch, "auc_oracle", [], progress, delay=0.2)
-    with _Progress("svm-auc", est, stream, enabled=True) as p:
-        progress[0] = p
-        est.fit(X, y)
-    text = stream.getvalue()
+    text = _slow_fit_text(data, monkeypatch, _Terminal())
     assert "\rfitting svm-auc" in text and "iteration " in text
     assert text.rstrip().endswith("done")
+
+
+def test_plain_lines_when_not_a_terminal(data, monkeypatch):
+    """In a pipe or a log file no line is rewritten: one plain line per method, no \\r."""
+    text = _slow_fit_text(data, monkeypatch, io.StringIO())
+    assert "\r" not in text
+    assert text.count("\n") == 1 and text.startswith("fitting svm-auc") \
+        and text.rstrip().endswith("done")

@@ -25,12 +25,9 @@ AdaBoost reference [5] (Freund & Schapire 1997, §4), so no coin is drawn.
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
 
-from .._base import BinaryRankerMixin
-from .._validation import check_int
+from .._base import POS_LABEL, RANDOM_STATE, BaseRanker, Interval, Options, Satisfies
 from ..metrics import roc_auc
-from ._data import check_predict_data, check_training_data
 from ._learners import check_weak_ranker, make_learner, ranker_scores
 from ._lemma4 import convert
 
@@ -39,7 +36,7 @@ from ._lemma4 import convert
 _MIN_ERROR = 1e-10
 
 
-class AUCBoost(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
+class AUCBoost(BaseRanker, ClassifierMixin, BaseEstimator):
     """AdaBoost on the balanced mixture with Lemma 4 weak classifiers (Theorem 2).
 
     Parameters
@@ -74,6 +71,9 @@ class AUCBoost(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         Seeds the coins of Lemma 4's randomized side (``conversion="randomized"``)
         and the resampling of weight-less weak rankers; the default soft,
         stump-based fit draws nothing.
+    pos_label : label, default=None
+        The positive class.  None: 1 (or True) when the labels are {0, 1},
+        {-1, 1} or booleans; other label sets must name it.
 
     Attributes
     ----------
@@ -96,7 +96,7 @@ class AUCBoost(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     train_auc_ : ndarray of shape (n_rounds,)
         Training AUC of ``F`` after each round.
     classes_ : ndarray of shape (2,)
-        ``classes_[1]`` is the positive class.
+        ``[negative label, positive label]``.
     n_features_in_ : int
 
     Notes
@@ -156,12 +156,22 @@ class AUCBoost(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     or when a round makes no error.
     """
 
+    _parameter_constraints = {
+        "n_estimators": [Interval(int, 1)],
+        "weak_ranker": [Satisfies(check_weak_ranker, "None or a scikit-learn estimator with "
+                                  "fit and decision_function or predict_proba")],
+        "conversion": [Options("soft", "randomized")],
+        "random_state": RANDOM_STATE,
+        "pos_label": POS_LABEL,
+    }
+
     def __init__(self, n_estimators=100, *, weak_ranker=None, conversion="soft",
-                 random_state=None):
+                 random_state=None, pos_label=None):
         self.n_estimators = n_estimators
         self.weak_ranker = weak_ranker
         self.conversion = conversion
         self.random_state = random_state
+        self.pos_label = pos_label
 
     def fit(self, X, y):
         """Run T rounds of AdaBoost on ½D+ + ½D− (spec §4, steps 1-3).
@@ -169,19 +179,19 @@ class AUCBoost(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,), two classes; ``classes_[1]``
-            (the larger label) is the positive class.
+        y : array-like of shape (n_samples,), two classes; ``pos_label`` is
+            the positive one.
 
         Returns
         -------
         self
         """
-        T = check_int(self.n_estimators, "n_estimators", 1)
-        check_weak_ranker(self.weak_ranker)
-        if self.conversion not in ("randomized", "soft"):
-            raise ValueError(f'conversion must be "randomized" or "soft", '
-                             f'got {self.conversion!r}')
-        X, is_pos, classes = check_training_data(self, X, y)
+        self._validate_params()
+        T = self.n_estimators
+        X, is_pos, _ = self._validate_training_data(X, y, accept_sparse=["csr", "csc"],
+                                                   dtype=[np.float64], ensure_min_samples=2)
+        is_pos = is_pos.astype(np.uint8)
+        classes = self.classes_
         rng = check_random_state(self.random_state)
         y_pm = np.where(is_pos == 1, 1, -1)
         m_pos = int(is_pos.sum())
@@ -211,7 +221,6 @@ class AUCBoost(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
             rounds.append((ranker, orientation, alpha, e, g, roc_auc(is_pos, F)))
             if e == 0.0:
                 break                                     # D_t is classified perfectly
-        self.classes_ = classes
         self.estimators_ = [r[0] for r in rounds]
         self.orientations_ = np.array([r[1] for r in rounds])
         self.estimator_weights_ = np.array([r[2] for r in rounds])
@@ -240,8 +249,7 @@ class AUCBoost(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         ------
         F : ndarray of shape (n_samples,)
         """
-        check_is_fitted(self, "estimators_")
-        X = check_predict_data(self, X)
+        X = self._validate_X(X, accept_sparse=["csr", "csc"], dtype=[np.float64])
         F = np.zeros(X.shape[0])
         for alpha, vote in zip(self.estimator_weights_, self._votes(X)):
             F += alpha * vote
@@ -258,8 +266,7 @@ class AUCBoost(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         -------
         F : ndarray of shape (n_samples,)
         """
-        check_is_fitted(self, "estimators_")
-        X = check_predict_data(self, X)
+        X = self._validate_X(X, accept_sparse=["csr", "csc"], dtype=[np.float64])
         F = np.zeros(X.shape[0])
         for alpha, vote in zip(self.estimator_weights_, self._votes(X)):
             F += alpha * vote

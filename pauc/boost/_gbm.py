@@ -50,7 +50,6 @@ Algorithm for Combining Preferences." JMLR 4, 2003.
 """
 
 import math
-import numbers
 import os
 import time
 
@@ -59,13 +58,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from .._base import BinaryRankerMixin
-from .._threshold import operating_threshold
-from .._validation import (_classes, check_fpr_range, check_int, check_pos_label,
-                           check_positive_scalar, empirical_indices)
+from .._base import (BOOLEAN, FPR_RANGE, N_JOBS, POS_LABEL, RANDOM_STATE, VERBOSE, BaseRanker,
+                     Interval, Options)
+from .._threshold import operating_threshold, predict_labels
+from .._validation import check_fpr_range, empirical_indices
 # the module, not its names: pauc.objectives imports this package's kernels
 from .. import metrics, objectives
 
@@ -169,6 +166,20 @@ class _WindowStopping:
             raise lgb.callback.EarlyStopException(max(self.best_round, self.loss_round) - 1, [])
 
 
+class _LossName:
+    """Constraint: ``"auto"`` or a loss of :mod:`pauc.objectives`, read when checked
+    (``pauc.objectives`` imports this package's kernels, so not at class creation)."""
+
+    def _options(self):
+        return Options("auto", *objectives.LOSSES)
+
+    def accepts(self, value):
+        return self._options().accepts(value)
+
+    def __str__(self):
+        return str(self._options())
+
+
 def _label(loss, rule):
     """Name of a candidate: the loss, with ``@window`` when log-loss is stopped on
     the window criterion instead of its own validation loss."""
@@ -184,7 +195,7 @@ def _effective_threads(n_jobs):
     return n_jobs
 
 
-class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
+class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     """Gradient-boosted trees (LightGBM) that win the partial AUC in an FPR window.
 
     Boosts regression trees on log-loss and on a window loss -- a pairwise
@@ -245,9 +256,8 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         means ``beta``, or Youden's point (maximal TPR - FPR) when the window
         is the whole curve (``beta = 1``).
     pos_label : label, default=None
-        The positive class.  None: the larger label, i.e. 1 (True) for labels
-        in {0, 1}, {-1, 1} or booleans (scikit-learn's rule), ``classes_[1]``
-        for any other pair.
+        The positive class.  None: 1 (or True) when the labels are {0, 1},
+        {-1, 1} or booleans; other label sets must name it.
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split and LightGBM.
     n_jobs : int or None, default=None
@@ -301,8 +311,10 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         Window positions over the training negatives (of the training part
         when a validation split is held out).
     classes_ : ndarray of shape (2,)
-        ``classes_[1]`` is the positive class (sorted unless ``pos_label`` is
-        the smaller label).
+        ``[negative label, positive label]``: ``classes_[1]`` is the class at
+        the top of the list.
+    pos_label_ : label
+        The positive class, ``classes_[1]``.
     n_features_in_ : int
 
     Notes
@@ -321,6 +333,26 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     >>> 0.5 < ranker.score(X[1500:], y[1500:]) <= 1.0
     True
     """
+
+    _parameter_constraints = {
+        "fpr_range": FPR_RANGE,
+        "loss": [_LossName()],
+        "n_estimators": [Options("auto"), Interval(int, 1)],
+        "learning_rate": [Interval(float, 0.0, closed="neither")],
+        "num_leaves": [Interval(int, 2)],
+        "min_child_samples": [Interval(int, 1)],
+        "reg_lambda": [Interval(float, 0.0)],
+        "early_stopping": [Options("auto", True, False)],
+        "validation_fraction": [Interval(float, 0.0, 1.0, closed="neither")],
+        "n_iter_no_change": [Interval(int, 1)],
+        "refit": BOOLEAN,
+        "operating_fpr": [Options(None), Interval(float, 0.0, 1.0)],
+        "pos_label": POS_LABEL,
+        "random_state": RANDOM_STATE,
+        # LightGBM's threads: None = 1, -1 = every core; 0 means nothing
+        "n_jobs": [Options(None), Interval(int, 1), Interval(int, high=-1)],
+        "verbose": VERBOSE,
+    }
 
     def __init__(self, fpr_range=(0.0, 1.0), *, loss="auto", n_estimators="auto",
                  learning_rate=0.1, num_leaves=31, min_child_samples=20, reg_lambda=0.0,
@@ -345,79 +377,15 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         self.verbose = verbose
 
     # ------------------------------------------------------------ validation
-    def _check_params(self):
-        """Every hyper-parameter, checked once; returns ``(alpha, beta)``."""
-        alpha, beta = check_fpr_range(self.fpr_range)
-        if self.loss != "auto":
-            objectives.check_loss(self.loss, ("auto",) + objectives.LOSSES)
-        if self.n_estimators != "auto":
-            check_int(self.n_estimators, "n_estimators", 1)
-        check_positive_scalar(self.learning_rate, "learning_rate")
-        check_int(self.num_leaves, "num_leaves", 2)
-        check_int(self.min_child_samples, "min_child_samples", 1)
-        r = self.reg_lambda
-        if (not isinstance(r, numbers.Real) or isinstance(r, bool) or not math.isfinite(r)
-                or r < 0):
-            raise ValueError(f"reg_lambda must be a finite number >= 0, got {r!r}")
-        if not (self.early_stopping == "auto" or isinstance(self.early_stopping, bool)):
-            raise ValueError(
-                f"early_stopping must be 'auto', True or False, got {self.early_stopping!r}")
-        f = self.validation_fraction
-        if (not isinstance(f, numbers.Real) or isinstance(f, bool) or not 0.0 < f < 1.0):
-            raise ValueError(f"validation_fraction must be a number in (0, 1), got {f!r}")
-        check_int(self.n_iter_no_change, "n_iter_no_change", 1)
-        if not isinstance(self.refit, (bool, np.bool_)):
-            raise ValueError(f"refit must be True or False, got {self.refit!r}")
-        f = self.operating_fpr
-        if f is not None and (not isinstance(f, numbers.Real) or isinstance(f, bool)
-                              or not 0.0 <= f <= 1.0):
-            raise ValueError(f"operating_fpr must be None or a number in [0, 1], got {f!r}")
-        if self.n_jobs is not None:
-            if (isinstance(self.n_jobs, bool) or not isinstance(self.n_jobs, numbers.Integral)
-                    or self.n_jobs == 0):
-                raise ValueError(f"n_jobs must be None or a non-zero integer, got {self.n_jobs!r}")
-        check_int(self.verbose, "verbose", 0)
-        return alpha, beta
-
-    def _validate_training_data(self, X, y, sample_weight):
-        """``(X, is_pos)``: dense or CSR float X, finite; binary y; no real weights.
-
-        Sets ``classes_`` and ``n_features_in_`` (scikit-learn's ``pos_label``
-        rule: see the class docstring).
-        """
-        X, y = validate_data(self, X, y, accept_sparse="csr",
-                             dtype=[np.float64, np.float32], y_numeric=False)
-        classes = _classes(y)
-        if y.dtype.kind == "f" and not np.all(classes == np.floor(classes)):
-            check_classification_targets(y)     # "Unknown label type: continuous"
-        if classes.shape[0] < 2:
-            raise ValueError(f"y holds only one class ({classes.tolist()}); ranking needs "
-                             "both positives and negatives")
-        if classes.shape[0] > 2:
-            raise ValueError(
-                f"Only binary classification is supported. y takes {classes.shape[0]} "
-                f"values: {classes[:10].tolist()}; {type(self).__name__} is a binary ranker")
-        # The larger label is positive by default: 1 (True) for {0, 1}, {-1, 1}
-        # and boolean labels, as scikit-learn's pos_label rule says, and
-        # classes_[1] for any other pair, as scikit-learn's binary classifiers
-        # orient decision_function.
-        pos_label = classes[1] if self.pos_label is None else check_pos_label(
-            classes, self.pos_label)
-        # classes_[1] is the positive class (decision_function's orientation)
-        self.classes_ = (classes if pos_label == classes[1] else classes[::-1]).copy()
-        is_pos = np.ascontiguousarray(y == pos_label)
-        if sample_weight is not None:
-            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
-            if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
-                raise ValueError("sample_weight gives one class a total weight of zero; "
-                                 "ranking needs both classes")
-            if not (weight.size and weight[0] > 0 and np.all(weight == weight[0])):
-                raise NotImplementedError(
-                    f"{type(self).__name__} does not support non-uniform sample_weight: a "
-                    "weighted window would need the FPR range measured in negative weight, "
-                    "which the window losses do not implement. Resample the rows instead, "
-                    "or pass sample_weight=None.")
-        return X, is_pos
+    def _check_weights(self, weight):
+        """Refuse non-uniform ``sample_weight`` (see Notes)."""
+        if weight is not None and not (weight.size and weight[0] > 0
+                                       and np.all(weight == weight[0])):
+            raise NotImplementedError(
+                f"{type(self).__name__} does not support non-uniform sample_weight: a "
+                "weighted window would need the FPR range measured in negative weight, "
+                "which the window losses do not implement. Resample the rows instead, "
+                "or pass sample_weight=None.")
 
     def _split(self, X, is_pos, rng, use_validation, fpr_range):
         """``(X_tr, pos_tr, X_va, pos_va)``: a stratified validation split, with the
@@ -544,8 +512,10 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        fpr_range = self._check_params()
-        X, is_pos = self._validate_training_data(X, y, sample_weight)
+        self._validate_params()
+        fpr_range = check_fpr_range(self.fpr_range)
+        X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
+        self._check_weights(weight)
         rng = check_random_state(self.random_state)
         use_validation = (self.early_stopping if isinstance(self.early_stopping, bool)
                           else X.shape[0] >= EARLY_STOPPING_MIN_ROWS)
@@ -665,19 +635,8 @@ class GradientBoostingRanker(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         -------
         scores : ndarray of shape (n_samples,)
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
-                          reset=False)
-        return self._raw_scores(X)
+        return self._raw_scores(self._validate_X(X))
 
     def predict(self, X):
         """``classes_[1]`` where ``decision_function(X) >= threshold_``, else ``classes_[0]``."""
-        scores = self.decision_function(X)
-        return self.classes_[(scores >= self.threshold_).astype(np.intp)]
-
-    def score(self, X, y, sample_weight=None):
-        """Partial AUC over ``fpr_range`` of ``decision_function(X)``, normalize="range"."""
-        check_is_fitted(self)
-        return metrics.partial_auc(y, self.decision_function(X), fpr_range=self.fpr_range,
-                                   normalize="range", pos_label=self.classes_[1],
-                                   sample_weight=sample_weight)
+        return predict_labels(self.decision_function(X), self.classes_, self.threshold_)

@@ -22,18 +22,14 @@ Lemma 4's coin probability ζ at a node is computed from de-biased class rates t
 (spec §8, item 6: the paper leaves this gap; θ itself needs no correction).
 """
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
 
-from .._base import BinaryRankerMixin
+from .._base import POS_LABEL, RANDOM_STATE, BaseRanker, Interval, Satisfies
 from ._coins import coins, row_keys
-from .._validation import check_int
-from ._data import check_predict_data, check_training_data
 from ._learners import check_weak_ranker, make_learner, ranker_scores
 from ._lemma4 import BalancedClassifier, clean_fraction, convert, noise_contraction
 
@@ -86,7 +82,7 @@ def _node_id(layer, index):
     return layer * (layer - 1) // 2 + index
 
 
-class MartiRank(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
+class MartiRank(BaseRanker, ClassifierMixin, BaseEstimator):
     """Basic MartiRank / SMartiRank with the noise-tolerant estimators (paper 001, §4-5).
 
     Parameters
@@ -114,6 +110,9 @@ class MartiRank(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Seeds the coins of Lemma 4 (and the resampling of weight-less weak
         rankers).
+    pos_label : label, default=None
+        The positive class.  None: 1 (or True) when the labels are {0, 1},
+        {-1, 1} or booleans; other label sets must name it.
 
     Attributes
     ----------
@@ -124,6 +123,7 @@ class MartiRank(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     coin_seed_ : int
         Seed of the hash coins (drawn from ``random_state``).
     classes_ : ndarray of shape (2,)
+        ``[negative label, positive label]``.
     n_features_in_ : int
 
     Notes
@@ -144,25 +144,26 @@ class MartiRank(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
     gives its label).
     """
 
+    _parameter_constraints = {
+        "n_levels": [Interval(int, 1)],
+        "epsilon": [Interval(float, 0.0, 1.0, closed="neither")],
+        "noise_rate": [Interval(float, 0.0, 0.5, closed="left")],
+        "weak_ranker": [Satisfies(check_weak_ranker, "None or a scikit-learn estimator with "
+                                  "fit and decision_function or predict_proba")],
+        "min_class_count": [Interval(float, 1.0)],
+        "random_state": RANDOM_STATE,
+        "pos_label": POS_LABEL,
+    }
+
     def __init__(self, n_levels=10, *, epsilon=0.1, noise_rate=0.0, weak_ranker=None,
-                 min_class_count=10, random_state=None):
+                 min_class_count=10, random_state=None, pos_label=None):
         self.n_levels = n_levels
         self.epsilon = epsilon
         self.noise_rate = noise_rate
         self.weak_ranker = weak_ranker
         self.min_class_count = min_class_count
         self.random_state = random_state
-
-    def _check_params(self):
-        T = check_int(self.n_levels, "n_levels", 1)
-        if not (isinstance(self.epsilon, numbers.Real) and 0.0 < self.epsilon < 1.0):
-            raise ValueError(f"epsilon must be a float in (0, 1), got {self.epsilon!r}")
-        if not (isinstance(self.noise_rate, numbers.Real) and 0.0 <= self.noise_rate < 0.5):
-            raise ValueError(f"noise_rate must be in [0, 0.5), got {self.noise_rate!r}")
-        if not (isinstance(self.min_class_count, numbers.Real) and self.min_class_count >= 1):
-            raise ValueError(f"min_class_count must be >= 1, got {self.min_class_count!r}")
-        check_weak_ranker(self.weak_ranker)
-        return T, float(self.epsilon), float(self.noise_rate)
+        self.pos_label = pos_label
 
     def fit(self, X, y):
         """Grow the branching program layer by layer (§4 Basic MartiRank, §5 freezing).
@@ -171,14 +172,18 @@ class MartiRank(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
         y : array-like of shape (n_samples,), two classes (possibly noisy);
-            ``classes_[1]`` (the larger label) is the positive class.
+            ``pos_label`` is the positive one.
 
         Returns
         -------
         self
         """
-        T, eps, eta = self._check_params()
-        X, is_pos, classes = check_training_data(self, X, y)
+        self._validate_params()
+        T, eps, eta = self.n_levels, float(self.epsilon), float(self.noise_rate)
+        X, is_pos, _ = self._validate_training_data(X, y, accept_sparse=["csr", "csc"],
+                                                   dtype=[np.float64], ensure_min_samples=2)
+        is_pos = is_pos.astype(np.uint8)
+        classes = self.classes_
         rng = check_random_state(self.random_state)
         n = X.shape[0]
         self.coin_seed_ = int(rng.randint(np.iinfo(np.int32).max))
@@ -203,7 +208,6 @@ class MartiRank(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
                 next_rows[i + 1].append(rows[right])
             layer_rows = [np.concatenate(r) if r else np.empty(0, dtype=np.intp)
                           for r in next_rows]
-        self.classes_ = classes
         self.class_prior_ = prior
         self.nodes_ = nodes
         return self
@@ -264,8 +268,7 @@ class MartiRank(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
 
     def _walk(self, X):
         """Route X to its terminal bins; returns (bin index, tie-breaker, frozen label)."""
-        check_is_fitted(self, "nodes_")
-        X = check_predict_data(self, X)
+        X = self._validate_X(X, accept_sparse=["csr", "csc"], dtype=[np.float64])
         T = self.n_levels
         n = X.shape[0]
         keys = row_keys(X)

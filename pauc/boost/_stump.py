@@ -18,8 +18,8 @@ booster pays the sort once for all its rounds.
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from .._base import POS_LABEL, BaseRanker, Options
 
 from ._weak import column_aucs, column_splits
 
@@ -112,7 +112,7 @@ def stump_scores(stump, X):
 _CRITERIA = ("auc", "split_auc")
 
 
-class RankingStump(BaseEstimator):
+class RankingStump(BaseRanker, BaseEstimator):
     """Ranking stump of highest weighted AUC over features and orientations (spec §7).
 
     A weak ranker in the sense of paper 001, Def. 1 (it returns ``h`` with
@@ -129,6 +129,9 @@ class RankingStump(BaseEstimator):
         and ``θ``; by Lemma 5 its AUC is ``½ + (TPR − FPR)/2``, so this is the
         split of largest Youden J, the very quantity Lemma 4's threshold
         maximises.
+    pos_label : label, default=None
+        The positive class.  None: 1 (or True) when the labels are {0, 1},
+        {-1, 1} or booleans; other label sets must name it.
 
     Attributes
     ----------
@@ -143,7 +146,7 @@ class RankingStump(BaseEstimator):
     auc_ : float
         Weighted training AUC of ``h`` (ties ½), ``≥ ½`` by construction.
     classes_ : array of shape (2,)
-        ``classes_[1]`` is the positive class.
+        ``[negative label, positive label]``.
     n_features_in_ : int
 
     Notes
@@ -153,8 +156,11 @@ class RankingStump(BaseEstimator):
     within a column the smaller accepted set (as in Lemma 4's threshold).
     """
 
-    def __init__(self, criterion="auc"):
+    _parameter_constraints = {"criterion": [Options(*_CRITERIA)], "pos_label": POS_LABEL}
+
+    def __init__(self, criterion="auc", *, pos_label=None):
         self.criterion = criterion
+        self.pos_label = pos_label
 
     def fit(self, X, y, sample_weight=None):
         """Search all features and both orientations, one sweep per feature.
@@ -169,22 +175,14 @@ class RankingStump(BaseEstimator):
         -------
         self
         """
-        check_criterion(self.criterion)
-        X, y = validate_data(self, X, y, accept_sparse=["csc", "csr", "coo"],
-                             dtype=np.float64, ensure_min_samples=2)
-        check_classification_targets(y)
-        classes, y_index = np.unique(y, return_inverse=True)
-        if classes.shape[0] != 2:
-            raise ValueError(f"RankingStump needs exactly two classes in y, got "
-                             f"{classes.shape[0]}")
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if (w < 0).any():
-            raise ValueError("sample_weight must be non-negative")
-        is_pos = (y_index == 1).astype(np.uint8)
+        self._validate_params()
+        X, is_pos, w = self._validate_training_data(
+            X, y, sample_weight, accept_sparse=["csc", "csr", "coo"], dtype=[np.float64],
+            ensure_min_samples=2)
+        if w is None:
+            w = np.ones(X.shape[0])
+        is_pos = is_pos.astype(np.uint8)
         tot_pos, tot_neg = w[is_pos == 1].sum(), w[is_pos == 0].sum()
-        if tot_pos <= 0 or tot_neg <= 0:
-            raise ValueError("sample_weight gives one class a total weight of zero")
-        self.classes_ = classes
         self._search(ColumnStore.from_matrix(X), w, is_pos, tot_pos, tot_neg)
         return self
 
@@ -200,9 +198,7 @@ class RankingStump(BaseEstimator):
 
     def decision_function(self, X):
         """``h(x)``: ``s·x_j``, or ``1[s·x_j ≥ θ]`` for ``criterion="split_auc"``."""
-        check_is_fitted(self, "feature_")
-        X = validate_data(self, X, reset=False, accept_sparse=["csc", "csr", "coo"],
-                          dtype=np.float64)
+        X = self._validate_X(X, accept_sparse=["csc", "csr", "coo"], dtype=[np.float64])
         return stump_scores(self, X)
 
 

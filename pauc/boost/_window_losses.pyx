@@ -100,7 +100,7 @@ import numpy as np
 from libc.math cimport exp, log, log1p, INFINITY, NAN
 
 from .._ranking import split_by_label
-from ..svm._oracles import _cut, _sorted_candidates
+from ..svm._oracles import sorted_candidates, tight_cut
 
 ctypedef fused floating:
     float
@@ -341,8 +341,8 @@ def squared_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
     # structural SVM's packed-key sort (it writes 0 into ``scratch`` for the
     # negatives it leaves out).
     scratch = np.empty(scores.shape[0], dtype=np.float64)
-    values_arr, rows_arr = _sorted_candidates(scores, is_pos, size, w.v_bot, w.tied_bot,
-                                              scratch)
+    values_arr, rows_arr = sorted_candidates(scores, is_pos, size, w.v_bot, w.tied_bot,
+                                             scratch)
     cdef const double[::1] values = values_arr
     cdef const int[::1] rows = rows_arr
     cdef double total
@@ -368,7 +368,7 @@ def tight_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
     """
     # the search of pauc.svm.oracles.pauc_tight_oracle, without its input checks
     # (pauc.objectives validated the labels once; the scores are LightGBM's)
-    coef, loss = _cut(scores, is_pos, n_pos, j_alpha, j_beta, False)
+    coef, loss = tight_cut(scores, is_pos, n_pos, j_alpha, j_beta)
     cdef const double[::1] c = coef
     # the top j_beta negatives (their shares at a tie): the window (0, j_beta)
     cdef Window top = _window(scores, is_pos, 0, j_beta)

@@ -1,26 +1,25 @@
 """Simulated ranking problems of the TreeRank and Ranking Forests papers, with their
 Bayes score functions and optimal AUCs.
 
-* :func:`make_treerank_gaussian` — the toy example of paper 000 (TreeRank,
-  Sec. VI): two Gaussian classes in R^5 with the same covariance and different
+* :func:`make_treerank_gaussian` — the toy example of TreeRank (Clémençon &
+  Vayatis, Sec. VI): two Gaussian classes in R^5 with the same covariance and different
   means, ``p = 1/2``; the mean difference is either along one axis (case (i),
   where stumps can follow the optimal separator) or oblique (case (ii)).
 * :func:`make_ranking_forest_data` — the "RF 10", "RF 20" and "RF 10 sparse"
-  problems of paper 003 (Ranking Forests, Sec. 5, Table 1).
+  problems of Ranking Forests (Clémençon, Depecker & Vayatis, Sec. 5, Table 1).
 * :func:`optimal_auc` — AUC* of those problems: closed forms where they exist,
   Monte-Carlo otherwise.
 * :func:`ideal_tree_auc` — AUC of the ideal depth-D TreeRank tree s*_D of
-  paper 000, Sec. III-C/D (the population recursion of the spec, §2.0), for the
-  Gaussian example.
+  TreeRank, Sec. III-C/D (its population recursion), for the Gaussian example.
 
 Each generator returns ``(X, y, optimal_score)`` with ``y`` in {0, 1} (1 =
 positive, drawn with probability ``p``) and ``optimal_score`` a callable mapping
 an array ``X`` to a strictly increasing transform of η(x) = P(Y = 1 | X = x),
-i.e. an element of the optimal set S* = {T∘η} (paper 000, Prop. 2).
+i.e. an element of the optimal set S* = {T∘η} (TreeRank, Prop. 2).
 
 Choices the papers leave open, and the RF 10 erratum
 ----------------------------------------------------
-The papers give neither the class prior (we use ``p = 1/2``, as in paper 000)
+The papers give neither the class prior (we use ``p = 1/2``, as TreeRank does)
 nor, for RF 20, the direction of μ+ − μ−.  Both covariances are isotropic, so
 the direction leaves AUC* unchanged, but not what axis-parallel trees can do.
 By default ``μ+ = 0.9·e1`` (``orientation="axis"``): the whole mean shift is
@@ -35,8 +34,8 @@ informative mean feature at three nodes out of four, and Case 7 comes last
 **RF 10.** The paper states Σ+ = I and Σ- = 1.023·I with equal means.  The
 optimal score is then −‖x‖² and AUC* = P(F(10, 10) < 1.023) = 0.514, not the
 0.756 reported in Table 1.  A variance ratio of about 1.571 reproduces 0.756
-(spec ``seed-003-rankingforests.md`` §9.1), so "1.023" is most likely a
-transcription error.  ``var_ratio`` is therefore a parameter whose default
+(:func:`optimal_auc` computes it), so "1.023" is most likely a transcription
+error.  ``var_ratio`` is therefore a parameter whose default
 1.571 reproduces the paper's AUC*; pass ``var_ratio=1.023`` for the literal text.
 
 **RF 10 sparse** is only described in words ("a 6-d marginal in common, η
@@ -44,6 +43,11 @@ depending on four components only", quadratic level sets).  We use
 X = (U, V) with V ~ N(0, I_6) in both classes, U | + ~ N(0, I_4) and
 U | − ~ N(0, s²·I_4), ``s² = 3.850`` (``var_ratio``), which gives
 AUC* = P(F(4, 4) < s²) = 0.89 as in Table 1.
+
+References
+----------
+Clémençon & Vayatis (2009), TreeRank; Clémençon, Depecker & Vayatis (2013),
+Ranking Forests. Full entries in ``docs/references.rst``.
 """
 
 import numbers
@@ -53,6 +57,7 @@ from scipy import stats
 from sklearn.utils import check_random_state
 
 from .._validation import check_int
+from ..metrics import roc_auc
 
 __all__ = ["make_treerank_gaussian", "make_ranking_forest_data", "optimal_auc",
            "ideal_tree_auc"]
@@ -103,7 +108,7 @@ def _gaussian_direction(n_features, orientation):
 
 def make_treerank_gaussian(n, *, delta=1.0, orientation="axis", n_features=5, p=0.5,
                            random_state=None):
-    """The toy example of paper 000 (Sec. VI): X | Y ~ N(μ_Y, I_d).
+    """The toy example of TreeRank ([1]_, Sec. VI): X | Y ~ N(μ_Y, I_d).
 
     Negatives have mean 0, positives mean ``delta·u`` with ``u = e1``
     (``orientation="axis"``, case (i): the optimal separator is orthogonal to an
@@ -127,6 +132,12 @@ def make_treerank_gaussian(n, *, delta=1.0, orientation="axis", n_features=5, p=
     X : ndarray (n, n_features)
     y : ndarray (n,), 1 for positives
     optimal_score : callable, ``X -> X @ u``
+
+    References
+    ----------
+    .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint
+       hal-00268068).
     """
     n = _check_n(n)
     p = _check_p(p)
@@ -147,13 +158,19 @@ def make_treerank_gaussian(n, *, delta=1.0, orientation="axis", n_features=5, p=
 def ideal_tree_auc(delta, depth):
     """AUC of the ideal depth-``depth`` ranking tree s*_D on the Gaussian example.
 
-    The population recursion of paper 000, Sec. III-C/D (spec §2.0): each chord
+    The population recursion of TreeRank ([1]_, Sec. III-C/D): each chord
     of slope ρ = Δβ/Δα between two knots of the depth-d curve receives the knot
     where ROC*' = ρ.  For Gaussian classes at Mahalanobis distance Δ that knot
     is at ``t = (log ρ + Δ²/2)/Δ``, ``α = 1 − Φ(t)``, ``β = 1 − Φ(t − Δ)``, and
     the AUC of the broken line is ½ Σ (α_{k+1} − α_k)(β_k + β_{k+1}).  Depth 1
     gives Φ(Δ/2); the values tend to AUC* = Φ(Δ/√2) with a gap O(4^-D)
     (Prop. 15).
+
+    References
+    ----------
+    .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint
+       hal-00268068).
     """
     if not isinstance(delta, numbers.Real) or not delta > 0:
         raise ValueError(f"delta must be positive, got {delta!r}")
@@ -234,7 +251,7 @@ def _rf_sampler(name, var_ratio, orientation="axis"):
 
 def make_ranking_forest_data(name, n, random_state=None, *, p=0.5, var_ratio=None,
                              orientation="axis"):
-    """The simulated problems of paper 003 (Ranking Forests, Sec. 5, Table 1).
+    """The simulated problems of Ranking Forests ([1]_, Sec. 5, Table 1).
 
     =============  ==  ==========================================  ============================
     name           q   positives G / negatives H                   AUC* (Table 1 / ours)
@@ -268,6 +285,11 @@ def make_ranking_forest_data(name, n, random_state=None, *, p=0.5, var_ratio=Non
     X : ndarray (n, q)
     y : ndarray (n,), 1 for positives
     optimal_score : callable, the Bayes score (an increasing transform of η)
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010).
     """
     name = _check_name(name)
     n = _check_n(n)
@@ -302,6 +324,14 @@ def optimal_auc(name, *, delta=1.0, var_ratio=None, n_monte_carlo=400_000,
     Returns
     -------
     float
+
+    References
+    ----------
+    .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint
+       hal-00268068).
+    .. [2] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010).
     """
     if name == "treerank-gaussian":
         if not isinstance(delta, numbers.Real) or not delta > 0:
@@ -314,7 +344,6 @@ def optimal_auc(name, *, delta=1.0, var_ratio=None, n_monte_carlo=400_000,
         # P(‖x+‖² < ‖x-‖²) = P(χ²/χ² < v); by symmetry 1 − that when v < 1.
         value = stats.f.cdf(v, dof, dof)
         return float(value if v > 1 else 1.0 - value)
-    from ..metrics import roc_auc
 
     m = _check_n(n_monte_carlo)
     rng = check_random_state(random_state)

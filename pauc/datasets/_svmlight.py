@@ -6,6 +6,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 
+from .._validation import check_pos_label
+
 _DATA = Path(__file__).parent / "data"
 A9A_N_FEATURES = 123
 
@@ -22,8 +24,9 @@ def load_svmlight(path, *, n_features=None, pos_label=None, dtype=np.float64):
     n_features : int, default=None
         Number of features; give it when a file may not use the last ones.
     pos_label : label, default=None
-        The label of the positive class; by default labels must be {-1, 1} or
-        {0, 1} and the positive class is 1.
+        The label of the positive class.  None: the package's rule (labels
+        {0, 1} or {-1, 1}, and 1 is positive; any other label set, {-1, 0}
+        included, must name it).
     dtype : numpy dtype, default=float64
 
     Returns
@@ -40,14 +43,10 @@ def load_svmlight(path, *, n_features=None, pos_label=None, dtype=np.float64):
         raise ValueError(
             f"{path} must hold exactly two classes; its labels are {classes[:10].tolist()}"
         )
-    if pos_label is None:
-        if not set(classes.tolist()) <= {-1.0, 0.0, 1.0}:
-            raise ValueError(
-                f"{path} has labels {classes.tolist()}; pass pos_label to name the positive class"
-            )
-        pos_label = 1
-    elif pos_label not in set(classes.tolist()):
-        raise ValueError(f"pos_label={pos_label!r} is not a label of {path}: {classes.tolist()}")
+    try:
+        pos_label = check_pos_label(classes, pos_label)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     # load_svmlight_file gives int64 indices whatever the size; scipy's
     # (data, indices, indptr) constructor takes the smallest index type that
     # holds them.  liblinear-based estimators (LinearSVC, LogisticRegression

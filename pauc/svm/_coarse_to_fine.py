@@ -1,12 +1,12 @@
-"""Coarse-to-fine start of the cutting-plane method (ours, not in paper 002).
+"""Coarse-to-fine start of the cutting-plane method (ours, not in Narasimhan & Agarwal).
 
-Every iteration of Algorithm 1 costs two passes over ``X`` and a sort of the
-scores, and from ``w = 0`` it needs about as many iterations at 10^6 rows as
-at 10^5 (10 and 10 on the dense benchmark set at C = 10; 299 and 362 for the
-[0.02, 0.05] tight surrogate at C = 100).  Yet the problem on every 10th row
-has nearly the same minimiser: the objective ``1/2 ||w||^2 + C R(w)`` averages
-over pairs, so its data term is an estimate of the same population risk.  So
-on a large training set the fit
+Every iteration of Algorithm 1 of Narasimhan & Agarwal costs two passes over
+``X`` and a sort
+of the scores, and from ``w = 0`` it needs about as many iterations at 10^6
+rows as at 10^5.  Yet the problem on every 10th row has nearly the same
+minimiser: the objective ``1/2 ||w||^2 + C R(w)`` averages over pairs, so its
+data term is an estimate of the same population risk.  So on a large
+training set the fit
 
 1. solves the same problem on every ``STRIDE``-th row (itself this way while
    that level still has ``min_rows`` rows or more);
@@ -17,34 +17,30 @@ Step 2 stops on the proximal method's certificate -- ``J(w)`` within
 ``C * tol`` of a lower bound on ``min J`` from the master's dual (weak
 duality) -- so the result carries Algorithm 1's guarantee however poor the
 coarse start was; the start only changes the work.  A cut at a point near
-the optimum nearly certifies it alone: at 10^6 rows the refinement ends in 1
-to 3 iterations from the 10^5-row solution.  A refinement that runs as long
+the optimum nearly certifies it alone: at 10^6 rows the refinement ends in a
+few iterations from the 10^5-row solution.  A refinement that runs as long
 as Algorithm 1 took from zero on the coarsest level hands over to Algorithm 1
 and its own stopping test (:func:`_refine`: badly scaled features).
 
-Fit seconds, Algorithm 1 from zero -> coarse-to-fine with ``mu = PROX``
-(dense Gaussian data of ``bench/_oracle_timing.synthetic_dense``, d = 20,
-tol = 1e-3, best of two; measured when this was written):
+The default threshold (``coarse_to_fine=100_000`` rows) and ``PROX`` were
+chosen on the measurements of ``bench/bench_svm.py`` (the coarse-to-fine
+rows; the developer guide keeps the table): below 10^5 rows a tenth of the
+data is a different enough problem (on a9a, 3,256 rows and about 75
+negatives in the [0.02, 0.05] window) that the refinement took longer than
+Algorithm 1 from zero.
 
-===========================  ==============  ============
-problem                      n = 10^5        n = 10^6
-===========================  ==============  ============
-AUC, C = 10                  0.035 -> 0.022  0.56 -> 0.14
-AUC, C = 100                 0.075 -> 0.039  1.02 -> 0.20
-pAUC [0.02, 0.05], C = 100   1.38 -> 0.63    14.4 -> 1.8
-pAUC [0, 0.1], C = 100       0.41 -> 0.18    6.3 -> 0.58
-===========================  ==============  ============
+The levels are the designs of every ``STRIDE**k``-th row
+(``design.rows(slice)``): a view of a dense ``X`` (no copy; a pass over every
+10th row of a 10^6 x 20 array still costs about 40% of a full pass, the rows
+being read a cache line or more at a time), a small copy of a CSR one.  The
+chain starts after the last level on which the problem is not defined (one
+class, or an empty FPR window).  Designs without row subsets (the chunked
+ones) run on all rows only.
 
-Below 10^5 rows it is off by default: on a9a (32,561 rows) the tenth has
-3,256 rows and only about 75 negatives in the [0.02, 0.05] window, a
-different enough problem that the refinement took longer than Algorithm 1
-from zero (0.83 s against 0.44 s at C = 100).
-
-The levels are every ``STRIDE**k``-th row: a view of a dense ``X`` (no
-copy; a pass over every 10th row of a 10^6 x 20 array still costs about 40%
-of a full pass, the rows being read a cache line or more at a time), a small
-copy of a CSR one.  The chain starts after the last level on
-which the problem is not defined (one class, or an empty FPR window).
+References
+----------
+Narasimhan & Agarwal (2017), Algorithm 1; the proximal refinement is Kiwiel's
+(1990). Full entries in ``docs/references.rst``.
 """
 
 import numpy as np
@@ -52,9 +48,8 @@ import numpy as np
 # Each level keeps every STRIDE-th row of the level above.
 STRIDE = 10
 # Weight of the proximal term of the refinements (relative to 1/2 ||w||^2; shrunk
-# by solve_proximal after well-predicted steps).  On the table above mu = 1 took
-# 1.5-3x longer at C = 100 (the pAUC refinements of 10^6 rows: 97-254 iterations
-# against 25-59) and was 1.6x faster only on AUC, C = 10 (0.08 s against 0.14 s).
+# by solve_proximal after well-predicted steps); mu = 1 was slower on most of the
+# measured problems (developer guide, "Measurements behind the defaults").
 PROX = 10.0
 # A refinement gets as many iterations as Algorithm 1 took from zero on the
 # coarsest level (at least this many) before Algorithm 1 takes over (_refine).
@@ -77,22 +72,26 @@ def coarse_levels(n_rows, min_rows, stride=STRIDE):
     return levels[::-1]
 
 
-def solve_coarse_to_fine(X, oracle_for, new_solver, min_rows, *, stride=STRIDE, mu=PROX):
+def solve_coarse_to_fine(design, problem_on, new_solver, min_rows, *, stride=STRIDE,
+                         mu=PROX):
     """Minimise the structural SVM objective from a coarse-to-fine start.
 
     Parameters
     ----------
-    X : ndarray or scipy.sparse matrix of shape (n_samples, d)
-    oracle_for : callable
-        ``oracle_for(rows)`` with ``rows`` a slice of the training rows: the
-        oracle of the same problem on ``X[rows]`` (its labels, weights and FPR
-        window computed on those rows), or None if the problem is not defined
-        there (the chain then starts at the next finer level).
+    design : Design
+        The training rows (:mod:`pauc.svm._design`).
+    problem_on : callable
+        ``problem_on(level)`` with ``level`` the design of some of the rows:
+        the problem to solve there (a
+        :class:`~pauc.svm._surrogates.Problem`, its FPR window computed on
+        that level's negatives), or None if it is not defined there (the
+        chain then starts at the next finer level).
     new_solver : callable
         ``new_solver()`` -> a fresh :class:`CuttingPlaneSolver` (one per level).
     min_rows : int or None
         Levels with at least this many rows are solved on every ``stride``-th
-        row first; None: Algorithm 1 on all rows, from zero.
+        row first; None (or a design without row subsets): Algorithm 1 on all
+        rows, from zero.
 
     Returns
     -------
@@ -103,51 +102,51 @@ def solve_coarse_to_fine(X, oracle_for, new_solver, min_rows, *, stride=STRIDE, 
     coarse_iter : list of int
         Cutting-plane iterations of each coarser level, coarsest first.
     """
-    levels = [rows for rows in coarse_levels(X.shape[0], min_rows, stride)]
-    oracles = [oracle_for(rows) for rows in levels]
+    if not design.row_subsets:
+        min_rows = None
+    # (the last level is the design itself: X[:] would copy a CSR matrix)
+    levels = [design.rows(rows) for rows in coarse_levels(design.shape[0], min_rows, stride)[:-1]]
+    levels.append(design)
+    problems = [problem_on(level) for level in levels]
     # the chain starts after the last level on which the problem is not defined
-    first = max((k + 1 for k, oracle in enumerate(oracles) if oracle is None), default=0)
+    first = max((k + 1 for k, problem in enumerate(problems) if problem is None), default=0)
     if first == len(levels):
         raise ValueError("the problem is not defined on the training rows")
     w, coarse_iter, budget = None, [], None
     for k in range(first, len(levels)):
         last = k == len(levels) - 1
-        X_level = X if last else X[levels[k]]     # (X[:] would copy a CSR matrix)
         solver = new_solver()
         # A coarse level that stops early only gives a worse start: the user hears
         # about the last level.  (A flag, not a warnings filter: filters are
         # process-wide and would hide the warnings of fits in other threads.)
         solver.warn = last
         if w is None:
-            w = solver.solve(X_level, oracles[k])
+            w = solver.solve(levels[k], problems[k])
             budget = max(solver.n_iter_, MIN_BUDGET)
         else:
-            w = _refine(solver, X_level, oracles[k], w, mu, budget)
+            w = _refine(solver, levels[k], problems[k], w, mu, budget)
         if not last:
             coarse_iter.append(solver.n_iter_)
     return w, solver, coarse_iter
 
 
-def _refine(solver, X, oracle, center, mu, budget):
+def _refine(solver, design, problem, center, mu, budget):
     """The proximal solve around ``center``; after ``budget`` iterations without
     its certificate, Algorithm 1 takes over from the cuts collected.
 
     From a good start the refinement needs a few iterations; when it needs as
     many as Algorithm 1 took from zero on the coarsest level, the start did not
     help -- typically OSQP's master solutions are rough (features on very
-    different scales) and keep the bound from closing.  On five features
-    scaled from 1e-3 to 1e3 (``AUCSVM(C=1, coarse_to_fine=20)``, 1000 rows)
-    the proximal solves of the 100-row level and of all rows ran 92 and 60
-    iterations, where Algorithm 1 from zero takes 13 on all rows; with the
-    hand-over, 18 and 13.  Algorithm 1's own test then ends the solve, with its
-    warning about the rough master.  ``n_iter_`` and ``history_`` cover both
-    parts.
+    different scales) and keep the bound from closing
+    (``tests/svm/test_coarse_to_fine.py`` has such a case).  Algorithm 1's own
+    test then ends the solve, with its warning about the rough master.
+    ``n_iter_`` and ``history_`` cover both parts.
     """
     if budget >= solver.max_iter:
-        return solver.solve_proximal(X, oracle, center=center, mu=mu)
+        return solver.solve_proximal(design, problem, center=center, mu=mu)
     warn, solver.warn = solver.warn, False
     try:
-        w = solver.solve_proximal(X, oracle, center=center, mu=mu, max_iter=budget)
+        w = solver.solve_proximal(design, problem, center=center, mu=mu, max_iter=budget)
     finally:
         solver.warn = warn
     if solver.converged_:
@@ -155,7 +154,7 @@ def _refine(solver, X, oracle, center, mu, budget):
     proximal_iter, proximal_history = solver.n_iter_, solver.history_
     max_iter, solver.max_iter = solver.max_iter, solver.max_iter - proximal_iter
     try:
-        w = solver.solve(X, oracle)
+        w = solver.solve(design, problem)
     finally:
         solver.max_iter = max_iter
     solver.n_iter_ += proximal_iter

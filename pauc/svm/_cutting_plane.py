@@ -1,4 +1,4 @@
-"""Algorithm 1 of Narasimhan & Agarwal (paper 002): the 1-slack cutting-plane method.
+"""Algorithm 1 of Narasimhan & Agarwal (2017): the 1-slack cutting-plane method.
 
 The solver minimises
 
@@ -6,23 +6,33 @@ The solver minimises
 
 where the maximum runs over an exponentially large family of constraints that
 only an *oracle* can search (Algorithms 2 and 3 of the paper, or Joachims'
-AUC search).  The oracle sees only the scores ``X @ w`` and returns the most
-violated constraint in the count representation of Appendix B.1: one
-coefficient per training row and a loss, so that the cut vector is
-``g = X.T @ coef`` and ``H(w) = loss - scores @ coef``.
+AUC search).  The solver sees the training data only through a *design*
+(:mod:`pauc.svm._design`): ``design.cut(w, problem)`` returns the most
+violated constraint at ``w`` as a :class:`~pauc.svm._design.Cut` -- the cut
+vector ``g = X.T @ coef``, its loss, and ``H(w) = loss - scores @ coef`` --
+whether the rows are in memory or in chunks on a cluster.
 
 Each iteration (Algorithm 1, lines 8-12):
 
-1. ``s = X @ w`` -- the only pass over ``X`` besides line 3;
-2. ``coef, Delta = oracle(s)`` -- the most violated constraint (line 10);
-3. ``g = X.T @ coef``;
-4. stop when ``Delta - w.g <= xi + tol`` (line 12), ``xi`` being the slack of
-   the cuts already held, evaluated at ``w``;
-5. otherwise add the cut (line 11) and re-solve the master QP (line 9).
+1. ``cut = design.cut(w, problem)`` -- ``X @ w``, the most violated
+   constraint (line 10) and ``g`` (one pass over ``X`` each way);
+2. stop when ``H(w) <= xi + tol`` (line 12), ``xi`` being the slack of the
+   cuts already held, evaluated at ``w``;
+3. otherwise add the cut (line 11) and re-solve the master QP (line 9,
+   :mod:`pauc.svm._master`).
 
 ``linear_term`` adds ``l.w`` to the objective and ``warm start`` keeps the cuts
 of a previous ``solve``: the two hooks the DC/CCCP method of Section 6 needs
 (its outer loop changes ``l`` and re-enters the same solver).
+:meth:`CuttingPlaneSolver.solve_proximal` is the proximal (bundle) form of the
+same loop (Kiwiel's proximal bundle method), used by the CCCP steps and the
+coarse-to-fine start.
+
+References
+----------
+Narasimhan & Agarwal (2017), Algorithm 1; Joachims (2005); Kiwiel (1990) for
+the proximal form; Franc & Sonnenburg (2009). Full entries in
+``docs/references.rst``.
 """
 
 import time
@@ -31,6 +41,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from ._design import as_design
 from ._master import MasterQP
 from ._threads import single_blas_thread
 
@@ -46,15 +57,20 @@ _SERIOUS_STEP = 0.1
 # interpolation rule, capped): far from the optimum a fixed mu would creep towards
 # it (each step moving a fraction ~1/(1 + mu) of the way); mu -> 0 is Algorithm 1.
 # The faster decrease matters when the start is far but the model right from the
-# first cut (coarse-to-fine on 10^6 x 2000 sparse rows, AUC, C = 10: 5 -> 3
-# iterations on all rows); the CCCP steps on a9a are unchanged by it.
+# first cut (the coarse-to-fine refinements; the developer guide keeps the
+# measurement).
 _GOOD_MODEL = 0.5
 _MU_DECREASE = 0.5
 _MU_DECREASE_MAX = 0.1
 
 
 class CuttingPlaneSolver:
-    """1-slack cutting-plane solver (paper 002, Algorithm 1) for any oracle.
+    """1-slack cutting-plane solver (Algorithm 1 of [1]_) for any design and problem.
+
+    The training data come as a *design* (``pauc.svm._design``: an array or a
+    sparse matrix is wrapped in memory), the constraint family as a *problem*
+    whose most violated member the design computes; the solver keeps the cuts
+    and the master QP (:class:`~pauc.svm._master.MasterQP`) across calls.
 
     Parameters
     ----------
@@ -75,9 +91,8 @@ class CuttingPlaneSolver:
         Drop a cut whose dual variable stayed zero for this many master solves
         (keeps the QP small); None keeps every cut.  Dropping never stops the
         method early: ``xi`` is then measured over fewer cuts, so the
-        violation can only look larger.  On a9a, ``PartialAUCSVM((.02, .05),
-        C=100)``: 10 -> 182 iterations, 0.17 s in the QP; None -> 151
-        iterations, 1.3 s in the QP.
+        violation can only look larger (it trades a few more iterations for a
+        much smaller QP; see ``bench/bench_svm.py``).
     verbose : int
         ``1`` prints one line per iteration.
     warn : bool
@@ -108,6 +123,18 @@ class CuttingPlaneSolver:
         iterations of :meth:`solve_proximal`, whose first four are its own (see
         there): the gap over ``C``, the model at the prox point, ``J`` at the
         centre and the bound.
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
+    .. [2] Joachims, T. "A Support Vector Method for Multivariate Performance
+       Measures." ICML 2005.
+    .. [3] Kiwiel, K. C. "Proximity control in bundle methods for convex
+       nondifferentiable minimization." Mathematical Programming 46, 1990.
+    .. [4] Franc, V. and Sonnenburg, S. "Optimized Cutting Plane Algorithm for
+       Large-Scale Risk Minimization." JMLR 10, 2009.
     """
 
     def __init__(self, C, *, tol=1e-3, max_iter=1000, qp_solver="osqp", qp_eps=1e-7,
@@ -144,16 +171,20 @@ class CuttingPlaneSolver:
             value += float(self.linear_term @ w)
         return value
 
-    def solve(self, X, oracle, w0=None):
+    def solve(self, design, problem, w0=None):
         """Run Algorithm 1 from the cuts already held.
 
         Parameters
         ----------
-        X : ndarray or scipy.sparse matrix of shape (n_samples, d)
-            Used only through ``X @ w`` and ``X.T @ coef``.
-        oracle : callable
-            ``oracle(scores) -> (coef, loss)``, the most violated constraint at
-            ``scores = X @ w`` (one coefficient per row of ``X``).
+        design : Design, ndarray or scipy.sparse matrix of shape (n_samples, d)
+            The training data (:mod:`pauc.svm._design`); an array or a sparse
+            matrix is wrapped in an in-memory design, read only through
+            ``X @ w`` and ``X.T @ coef``.
+        problem : Problem or callable
+            The problem whose cuts the design computes
+            (:class:`~pauc.svm._surrogates.Problem`), or, for data in memory,
+            any oracle ``oracle(scores) -> (coef, loss)``: the most violated
+            constraint at ``scores = X @ w`` (one coefficient per row of ``X``).
         w0 : ndarray of shape (d,), optional
             Starting point when the solver holds no cut (default zero).  With
             cuts, the start is the master solution over them (warm start).
@@ -167,16 +198,14 @@ class CuttingPlaneSolver:
         BLAS runs single-threaded inside the loop: its calls are all small
         level-1/2 products (a dot of two score vectors, K x K Gram products,
         one ``X @ w``), for which OpenBLAS's thread wake-ups cost more than
-        they save -- on a9a, ``AUCSVM(C=100)`` took 0.46 s with 2 BLAS threads
-        on a busy 2-core machine and 0.06 s with one.
+        they save (the developer guide keeps the measurement).
         """
         with single_blas_thread():
-            return self._solve(X, oracle, w0)
+            return self._solve(as_design(design), problem, w0)
 
-    def _solve(self, X, oracle, w0):
+    def _solve(self, design, problem, w0):
         master = self.master
-        d = X.shape[1]
-        XT = _transpose(X)
+        d = design.shape[1]
         history = {name: [] for name in _HISTORY_FIELDS}
         t_qp = 0.0
         dual = -np.inf          # no dual point before the first master solve
@@ -197,17 +226,16 @@ class CuttingPlaneSolver:
         self._print_header()
         for it in range(1, self.max_iter + 1):
             self.n_iter_ = it
-            scores, g, loss, surrogate, t_oracle, t_matvec = _cut_at(X, XT, oracle, w)
+            cut = design.cut(w, problem)
             if master.n_cuts:
                 margins = master.margins() if from_master else master.cuts @ w
                 xi = max(0.0, float(np.max(master.losses - margins)))
             else:
                 xi = 0.0
-            violation = surrogate - xi
-            primal = self._objective_parts(w) + self.C * surrogate
+            violation = cut.risk - xi
+            primal = self._objective_parts(w) + self.C * cut.risk
 
-            self._record(history, it, violation, xi, primal, dual, t_oracle, t_matvec, t_qp,
-                         proximal=False)
+            self._record(history, it, violation, xi, primal, dual, cut, t_qp, proximal=False)
             if violation <= self.tol:
                 self.converged_ = True
                 if self.warn:
@@ -215,7 +243,7 @@ class CuttingPlaneSolver:
                 break
 
             start = time.perf_counter()
-            master.add_cut(g, loss)
+            master.add_cut(cut.g, cut.loss)
             master.solve()
             if self.inactive_age is not None:
                 master.drop_inactive(self.inactive_age)
@@ -225,16 +253,16 @@ class CuttingPlaneSolver:
             dual = master.dual_objective()
         self.n_iter_ = it
         self.w_ = w
-        self.scores_ = scores if self.converged_ else None
+        self.scores_ = cut.scores if self.converged_ else None
         self._finish(history, violation)
         return w
 
-    def solve_proximal(self, X, oracle, center, mu, max_iter=None):
+    def solve_proximal(self, design, problem, center, mu, max_iter=None):
         """Minimise ``J`` by the proximal cutting-plane method around ``center``.
 
         The same cuts, oracle and master QP as :meth:`solve`, with the master
-        stabilised (a proximal bundle method: Kiwiel, *Math. Programming* 46,
-        1990).  Algorithm 1 minimises the cut model alone, and when the model
+        stabilised (a proximal bundle method, Kiwiel 1990; see the class's
+        References).  Algorithm 1 minimises the cut model alone, and when the model
         was built elsewhere its minimiser can be far from the optimum: in the
         CCCP of Section 6 every outer step changes the linear term, and on a9a
         the first master solution of a step lay 10-17 away from a point that
@@ -267,7 +295,7 @@ class CuttingPlaneSolver:
 
         Parameters
         ----------
-        X, oracle : as in :meth:`solve`.
+        design, problem : as in :meth:`solve`.
         center : ndarray of shape (d,)
             The first stability centre (evaluated first), e.g. the previous
             CCCP point.
@@ -287,14 +315,13 @@ class CuttingPlaneSolver:
             raise ValueError(f"mu must be positive, got {mu!r}")
         max_iter = self.max_iter if max_iter is None else int(max_iter)
         with single_blas_thread():
-            return self._solve_proximal(X, oracle, center, mu, max_iter)
+            return self._solve_proximal(as_design(design), problem, center, mu, max_iter)
 
-    def _solve_proximal(self, X, oracle, center, mu, max_iter):
+    def _solve_proximal(self, design, problem, center, mu, max_iter):
         master, C, linear = self.master, self.C, self.linear_term
         c = np.asarray(center, dtype=np.float64).copy()
-        if c.shape != (X.shape[1],):
-            raise ValueError(f"center has shape {c.shape}, expected ({X.shape[1]},)")
-        XT = _transpose(X)
+        if c.shape != (design.shape[1],):
+            raise ValueError(f"center has shape {c.shape}, expected ({design.shape[1]},)")
         history = {name: [] for name in _HISTORY_FIELDS}
         self.converged_ = False
         self.n_iter_ = 0
@@ -302,21 +329,21 @@ class CuttingPlaneSolver:
         w, J_c, predicted, lower, t_qp = c, None, None, -np.inf, 0.0
         for it in range(1, max_iter + 1):
             self.n_iter_ = it
-            scores, g, loss, surrogate, t_oracle, t_matvec = _cut_at(X, XT, oracle, w)
-            J_w = self._objective_parts(w) + C * surrogate
+            cut = design.cut(w, problem)
+            J_w = self._objective_parts(w) + C * cut.risk
             if J_c is None:
-                c, J_c, scores_c = w, J_w, scores
+                c, J_c, scores_c = w, J_w, cut.scores
             elif J_w <= J_c - _SERIOUS_STEP * (J_c - predicted):
                 rho = (J_c - J_w) / (J_c - predicted)    # achieved / predicted decrease
                 if rho >= _GOOD_MODEL:
                     # the model predicted well: trust it more, the more so the
                     # better it predicted (x 0.5 at rho <= 3/4 .. x 0.1 at rho = 1)
                     mu *= min(_MU_DECREASE, max(_MU_DECREASE_MAX, 2.0 * (1.0 - rho)))
-                c, J_c, scores_c = w, J_w, scores
+                c, J_c, scores_c = w, J_w, cut.scores
 
             start = time.perf_counter()
-            if not _held(master, g, loss):
-                master.add_cut(g, loss)
+            if not _held(master, cut.g, cut.loss):
+                master.add_cut(cut.g, cut.loss)
             shift = -mu * c if linear is None else linear - mu * c
             master.set_C(C / (1.0 + mu))
             master.set_linear_term(shift / (1.0 + mu))
@@ -338,8 +365,7 @@ class CuttingPlaneSolver:
             xi = max(0.0, float(np.max(master.losses - master.cuts @ w))) if master.n_cuts else 0.0
             predicted = self._objective_parts(w) + C * xi
             gap = (J_c - lower) / C
-            self._record(history, it, gap, xi, J_c, lower, t_oracle, t_matvec, t_qp,
-                         proximal=True)
+            self._record(history, it, gap, xi, J_c, lower, cut, t_qp, proximal=True)
             if gap <= self.tol:
                 self.converged_ = True
                 break
@@ -354,9 +380,9 @@ class CuttingPlaneSolver:
             print(f"{'iter':>5} {'violation':>11} {'xi':>11} {'primal':>12} {'dual':>12} "
                   f"{'cuts':>5} {'oracle s':>9} {'matvec s':>9} {'qp s':>8}")
 
-    def _record(self, history, it, violation, xi, primal, dual, t_oracle, t_matvec, t_qp,
-                proximal):
+    def _record(self, history, it, violation, xi, primal, dual, cut, t_qp, proximal):
         n_cuts = self.master.n_cuts
+        t_oracle, t_matvec = cut.time_oracle, cut.time_matvec
         for name, value in zip(_HISTORY_FIELDS, (violation, xi, primal, dual, n_cuts,
                                                  t_oracle, t_matvec, t_qp, proximal)):
             history[name].append(value)
@@ -404,33 +430,3 @@ def _held(master, g, loss):
         return False
     same = master.losses == loss
     return bool(same.any() and np.any(np.all(master.cuts[same] == g, axis=1)))
-
-
-def _transpose(X):
-    """``X.T``, made once per solve.
-
-    For a CSR matrix ``X.T`` is a new CSC object on the same arrays, and with
-    int64 index arrays (``load_svmlight_file``'s) scipy scans them on every
-    construction to see whether int32 would do: on a9a that made ``X.T @ coef``
-    cost 0.79 ms against 0.29 ms for ``X @ w``.
-    """
-    return X.T
-
-
-def _cut_at(X, XT, oracle, w):
-    """Algorithm 1, lines 10-11 at ``w``: the scores, the most violated cut ``g =
-    X.T @ coef`` (``XT = X.T``) with its loss, the surrogate ``H(w) = loss - w.g``
-    (exact, as the oracle is), and the seconds spent in the oracle and in the two
-    products."""
-    start = time.perf_counter()
-    scores = X @ w
-    t_matvec = time.perf_counter() - start
-
-    start = time.perf_counter()
-    coef, loss = oracle(scores)
-    t_oracle = time.perf_counter() - start
-
-    start = time.perf_counter()
-    g = np.asarray(XT @ coef, dtype=np.float64).ravel()
-    t_matvec += time.perf_counter() - start
-    return scores, g, loss, float(loss) - float(scores @ coef), t_oracle, t_matvec

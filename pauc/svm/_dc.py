@@ -1,4 +1,4 @@
-"""Algorithm 4 of Narasimhan & Agarwal (paper 002): CCCP for the hinge pAUC surrogate.
+"""Algorithm 4 of Narasimhan & Agarwal (2017): CCCP for the hinge pAUC surrogate.
 
 For α > 0 the pairwise hinge surrogate over the window (eq. (9)) is not
 convex (Theorem 2), but by Theorem 5 it is a difference of two convex tight
@@ -32,52 +32,60 @@ the best one met: the proximal solve (the default) starts at ``w_t`` and only
 moves down, and with ``prox=None`` Algorithm 1's solution, within ``C · tol``
 of the step's optimum, can end slightly above ``w_t`` -- such a step is not
 taken (its decrease counts as zero, which stops the procedure).
+
+The data are read through a design (:mod:`pauc.svm._design`): the cuts of
+``f`` and ``g`` are the tight ``[0, j]`` problems of the surrogate table
+(the kernel of its ``"hinge"`` row), ``f``'s scaled by ``j_β / (j_β − j_α)``,
+so in memory and on row chunks alike.
+
+References
+----------
+Narasimhan & Agarwal (2017): Section 6, Algorithm 4, Theorem 5; Kiwiel (1990)
+for the proximal solves. Full entries in ``docs/references.rst``.
 """
 
 import numpy as np
 
-from .oracles import pauc_tight_oracle
+from ._surrogates import Problem
 
 # Weight of the proximal term of the convex solves at the start of each step
 # (relative to 1/2 ||w||^2; solve_proximal shrinks it after well-predicted steps).
-# Fit time of surrogate="hinge" / surrogate="tight" (default init="tight", tol=1e-3,
-# FPR [0.02, 0.05]), Algorithm 1 -> proximal, same local minimum up to C * tol:
-# a9a C=100 4.37 -> 2.69 (iterations per step [267, 122, 118] -> [151, 106, 55]),
-# C=10 2.29 -> 1.39; reuters C=100 2.86 -> 1.99; dense 20000 x 20 C=100 3.26 -> 1.40.
-# mu = 3 and 30 were close everywhere but on a9a C=100, where mu = 3 wandered to
-# a lower local minimum in 751 iterations.
+# Chosen on the CCCP rows of bench/bench_svm.py and the measurements kept in
+# the developer guide ("Measurements behind the defaults").
 PROX = 10.0
 
-
-def _scaled_oracle(y, j, scale):
-    """The [0, j] tight oracle of Algorithm 2, scaled: cuts of ``scale · R_tight(0, ·)``."""
-    def oracle(scores):
-        coef, loss = pauc_tight_oracle(scores, y, 0, j)
-        return coef * scale, loss * scale
-    return oracle
+# The convex parts f and g are risks of the tight surrogate on [0, j] (Theorem 5).
+_CONVEX_PART = "tight"
 
 
-def hinge_objective(X, y, w, j_alpha, j_beta, C):
-    """``J(w) = ½‖w‖² + C · R_hinge(w)`` via the DC decomposition (Section 6)."""
-    scores = X @ w
+def _objective(design, w, j_alpha, j_beta, C):
+    """``J(w)`` and the cut of g's ``[0, j_alpha]`` problem at ``w`` (None when
+    ``j_alpha = 0``): ``R_hinge = f - g`` (Section 6)."""
     width = j_beta - j_alpha
-    f_coef, f_loss = pauc_tight_oracle(scores, y, 0, j_beta)
-    f = j_beta / width * (f_loss - scores @ f_coef)
-    g = 0.0
+    risk = j_beta / width * design.cut(w, Problem(_CONVEX_PART, 0, j_beta)).risk
+    cut_alpha = None
     if j_alpha > 0:
-        g_coef, g_loss = pauc_tight_oracle(scores, y, 0, j_alpha)
-        g = j_alpha / width * (g_loss - scores @ g_coef)
-    return 0.5 * float(w @ w) + C * float(f - g)
+        cut_alpha = design.cut(w, Problem(_CONVEX_PART, 0, j_alpha))
+        risk = risk - j_alpha / width * cut_alpha.risk
+    return 0.5 * float(w @ w) + C * float(risk), cut_alpha
 
 
-def cccp(X, y, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, prox=PROX,
+def hinge_objective(design, w, j_alpha, j_beta, C):
+    """``J(w) = ½‖w‖² + C · R_hinge(w)`` via the DC decomposition (Section 6).
+
+    ``design``: the training rows and labels (:mod:`pauc.svm._design`).
+    """
+    return _objective(design, np.asarray(w, dtype=np.float64), j_alpha, j_beta, C)[0]
+
+
+def cccp(design, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, prox=PROX,
          verbose=0):
     """Run Algorithm 4 from ``w0`` with a :class:`CuttingPlaneSolver`.
 
     Parameters
     ----------
-    X : ndarray or sparse matrix of shape (n_samples, d)
-    y : bool ndarray of shape (n_samples,)
+    design : Design
+        The training rows and labels (:mod:`pauc.svm._design`).
     j_alpha, j_beta : int
         Window of negative positions, ``1 <= j_alpha < j_beta``.
     solver : CuttingPlaneSolver
@@ -104,29 +112,29 @@ def cccp(X, y, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, prox
     """
     C = solver.C
     width = j_beta - j_alpha
-    f_oracle = _scaled_oracle(y, j_beta, j_beta / width)
+    f_problem = Problem(_CONVEX_PART, 0, j_beta, scale=j_beta / width)
     w = np.asarray(w0, dtype=np.float64).copy()
-    objective = hinge_objective(X, y, w, j_alpha, j_beta, C)
+    objective, cut_alpha = _objective(design, w, j_alpha, j_beta, C)
     history = [{"objective": objective, "step_objective": objective, "inner_iter": 0,
                 "inner_converged": True, "n_cuts": solver.master.n_cuts}]
     converged = False
     for step in range(1, dc_max_iter + 1):
-        # Line 8: supergradient of −g at w_t (Algorithm 2 on the top-j_α negatives).
-        coef_alpha, _ = pauc_tight_oracle(X @ w, y, 0, j_alpha)
-        linear = C * (j_alpha / width) * np.asarray(X.T @ coef_alpha, dtype=np.float64).ravel()
+        # Line 8: supergradient of −g at w_t (Algorithm 2 on the top-j_α negatives),
+        # the cut of g's [0, j_α] problem at w_t (computed with J(w_t)).
+        linear = C * (j_alpha / width) * cut_alpha.g
         # Line 10: the convex upper bound, warm-started from the cuts of f held by the solver.
         solver.set_linear_term(linear)
         if prox is None:
-            w_step = solver.solve(X, f_oracle, w0=w)
+            w_step = solver.solve(design, f_problem, w0=w)
         else:
-            w_step = solver.solve_proximal(X, f_oracle, center=w, mu=prox)
-        step_objective = hinge_objective(X, y, w_step, j_alpha, j_beta, C)
+            w_step = solver.solve_proximal(design, f_problem, center=w, mu=prox)
+        step_objective, step_cut_alpha = _objective(design, w_step, j_alpha, j_beta, C)
         # An exact minimiser of the convex upper bound never increases J; the
         # cutting-plane solution is within C * tol of it, so J can rise by as
         # much.  Keep the better point: the sequence is then non-increasing.
         previous = objective
         if step_objective <= objective:
-            w, objective = w_step, step_objective
+            w, objective, cut_alpha = w_step, step_objective, step_cut_alpha
         history.append({"objective": objective, "step_objective": step_objective,
                         "inner_iter": solver.n_iter_, "inner_converged": solver.converged_,
                         "n_cuts": solver.master.n_cuts})

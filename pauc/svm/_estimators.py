@@ -1,4 +1,4 @@
-"""SVM_AUC and SVM_pAUC as scikit-learn estimators (Narasimhan & Agarwal, paper 002).
+"""SVM_AUC and SVM_pAUC as scikit-learn estimators (Narasimhan & Agarwal, 2017).
 
 Both learn a linear scoring function ``f(x) = w.x`` (no intercept: a ranking
 does not change when every score is shifted) by minimising
@@ -6,150 +6,158 @@ does not change when every score is shifted) by minimising
     1/2 ||w||^2 + C * R_struct(w; S)
 
 with the 1-slack cutting-plane method (Algorithm 1) and a most-violated-
-constraint oracle from :mod:`pauc.svm.oracles`:
+constraint search of the surrogate table (:mod:`pauc.svm._surrogates`):
 
-* :class:`AUCSVM` -- Joachims' structural surrogate of the full AUC, equal to the
-  pairwise hinge surrogate (Section 2.2, Theorem 1);
-* :class:`PartialAUCSVM` -- the tight structural surrogate of the partial AUC in
-  ``[alpha, beta]`` (eq. (14) for ``alpha = 0``, Algorithm 2; eq. (18) otherwise,
-  Algorithm 3), or the naive structural surrogate of Section 3.2.
+* :class:`AUCSVM` -- Joachims' structural surrogate of the full AUC, equal
+  to the pairwise hinge surrogate (Section 2.2, Theorem 1);
+* :class:`PartialAUCSVM` -- a surrogate of the partial AUC in ``[alpha, beta]``
+  named by ``surrogate``: a row of the table (the tight structural surrogate,
+  eq. (14) for ``alpha = 0``, Algorithm 2, and eq. (18) otherwise, Algorithm
+  3; the naive one of Section 3.2; the hinge one by CCCP, Section 6).
 
-The estimators read ``X`` only through ``X @ w`` and ``X.T @ coef`` (one pass
-each per iteration), so dense arrays and CSR matrices are used as given,
-never densified and never copied when already float64/float32.
+A fit reads its data through a *design* (:mod:`pauc.svm._design`): ``X @ w``
+and ``X.T @ coef`` (one pass each per iteration) for an array or a CSR
+matrix, used as given, never densified and never copied when already
+float64/float32.  Row-chunked dask arrays are handed to :mod:`pauc.distributed`
+at one place in ``fit`` and one in ``decision_function`` (see
+:mod:`pauc._dispatch`); the rest of the fit -- solver, CCCP, threshold -- is
+the same code for both.
+
+References
+----------
+Narasimhan & Agarwal (2017); Joachims (2005). Full entries in
+``docs/references.rst``.
 """
 
-import numbers
 import warnings
 from contextlib import contextmanager
-from functools import partial
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from .._base import BinaryRankerMixin
-from .._dask import is_dask_array
-from .._threshold import operating_threshold
-from .. import metrics
-from .._validation import (_classes, check_fpr_range, check_int, check_positive_scalar,
-                           empirical_indices)
-from . import oracles
+from .._base import (FPR_RANGE, POS_LABEL, VERBOSE, BaseRanker, Interval, Options, Satisfies)
+from .._dispatch import chunked, is_chunked
+from .._threshold import predict_labels
+from .._validation import check_fpr_range, empirical_indices
 from ._coarse_to_fine import solve_coarse_to_fine
 from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
+from ._design import InMemoryDesign
+from ._surrogates import SURROGATES, Problem, surrogate_row
+from ._degenerate import AUC_ADVICE, PAUC_ADVICE, compare_with_zero, warn_no_better_than_zero
 from ._threads import single_blas_thread
 
 _QP_SOLVERS = ("osqp", "cvxpy")
 # Training sets of this many rows or more start from the solution on every 10th
-# row (pauc.svm._coarse_to_fine, where the choice is measured).
+# row (pauc.svm._coarse_to_fine, where the choice is explained).
 COARSE_TO_FINE = 100_000
 
 
-def _pauc_oracle(surrogate, is_pos, j_alpha, j_beta):
-    """The one place that maps a surrogate name to its most-violated-constraint search.
-
-    The non-convex ``"hinge"`` surrogate of Section 6 equals ``"tight"`` when
-    ``j_alpha = 0`` (Theorem 5) and is otherwise solved by DC programming
-    (:func:`pauc.svm._dc.cccp`), which builds its oracles from the tight one.
-    """
-    search = {"tight": oracles.pauc_tight_oracle,
-              "naive": oracles.pauc_naive_oracle,
-              "hinge": oracles.pauc_tight_oracle}[surrogate]
-    return lambda scores: search(scores, is_pos, j_alpha, j_beta)
+def auc_problem(design):
+    """Joachims' AUC problem on the design's rows (the tight surrogate on the full
+    window, Theorem 1), None where it is not defined (one class)."""
+    return Problem("tight", 0, design.n_neg) if design.defined else None
 
 
-def _auc_oracle_on(is_pos, weight, rows):
-    """The AUC oracle of the rows ``rows`` (a slice), None if they hold one class."""
-    is_pos = np.ascontiguousarray(is_pos[rows])
-    if weight is not None:
-        weight = np.ascontiguousarray(weight[rows])
-        defined = weight[is_pos].sum() > 0 and weight[~is_pos].sum() > 0
-    else:
-        defined = 0 < np.count_nonzero(is_pos) < is_pos.size
-    if not defined:
-        return None
-    return lambda scores: oracles.auc_oracle(scores, is_pos, sample_weight=weight)
-
-
-def _pauc_oracle_on(surrogate, is_pos, fpr_range, rows):
-    """The oracle of the rows ``rows`` (a slice), with the FPR window's indices on
-    their negatives; None if they hold one class or the window no negative."""
-    is_pos = np.ascontiguousarray(is_pos[rows])
-    n_neg = is_pos.size - np.count_nonzero(is_pos)
-    if n_neg == is_pos.size or n_neg == 0:
+def window_problem(surrogate, fpr_range, design):
+    """The problem of ``surrogate`` on the FPR window ``fpr_range``, its indices
+    ``j_alpha = floor(n alpha)``, ``j_beta = ceil(n beta)`` on the design's
+    negatives (eq. (2)); None where it is not defined (one class, or a window
+    holding no negative)."""
+    if not design.defined:
         return None
     try:
-        j_alpha, j_beta = empirical_indices(n_neg, fpr_range)
+        j_alpha, j_beta = empirical_indices(design.n_neg, fpr_range)
     except ValueError:
         return None
-    return _pauc_oracle(surrogate, is_pos, j_alpha, j_beta)
+    return Problem(surrogate, j_alpha, j_beta)
 
 
-class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
+_POSITIVE = [Interval(float, 0, closed="neither")]
+
+# Parameters shared by AUCSVM and PartialAUCSVM.
+_SVM_CONSTRAINTS = {
+    "C": _POSITIVE,
+    "tol": _POSITIVE,
+    "max_iter": [Interval(int, 1)],
+    "operating_fpr": [Options(None), Interval(float, 0.0, 1.0)],
+    "solver": [Options(*_QP_SOLVERS)],
+    "qp_eps": _POSITIVE,
+    "qp_max_iter": [Interval(int, 1)],
+    "coarse_to_fine": [Options(None), Interval(int, 2)],
+    "verbose": VERBOSE,
+    "pos_label": POS_LABEL,
+}
+
+
+class _SurrogateName:
+    """Constraint: a name of the surrogate table, read when checked (so that a row
+    added to the table is a valid ``surrogate`` at once)."""
+
+    def accepts(self, value):
+        return isinstance(value, str) and value in SURROGATES
+
+    def __str__(self):
+        return "one of (" + ", ".join(repr(name) for name in SURROGATES) + ")"
+
+
+def _finite_vector(value):
+    w = np.asarray(value, dtype=np.float64)
+    if w.ndim != 1 or not np.isfinite(w).all():
+        raise ValueError("init must be a finite 1-d array")
+
+
+class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
     """Shared fit / predict of the structural SVMs (not public)."""
 
-    # -------------------------------------------------------------- checks
-    def _check_common_params(self):
-        C = check_positive_scalar(self.C, "C")
-        tol = check_positive_scalar(self.tol, "tol")
-        check_int(self.max_iter, "max_iter", 1)
-        if self.coarse_to_fine is not None:
-            check_int(self.coarse_to_fine, "coarse_to_fine", 2)
-        if self.solver not in _QP_SOLVERS:
-            raise ValueError(f"solver must be one of {_QP_SOLVERS}, got {self.solver!r}")
-        check_positive_scalar(self.qp_eps, "qp_eps")
-        check_int(self.qp_max_iter, "qp_max_iter", 1)
-        if self.operating_fpr is not None:
-            f = self.operating_fpr
-            if (not isinstance(f, numbers.Real) or isinstance(f, bool)
-                    or not 0.0 <= f <= 1.0):
-                raise ValueError(f"operating_fpr must be None or a number in [0, 1], got {f!r}")
-        return C, tol
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y, sample_weight=None):
+        """Fit ``coef_`` by Algorithm 1 (or CCCP) with the estimator's surrogate.
 
-    def _validate_training_data(self, X, y, sample_weight, weighted_pairs=False):
-        X, y = validate_data(self, X, y, accept_sparse="csr",
-                             dtype=[np.float64, np.float32], y_numeric=False)
-        # _classes finds numeric labels with min/max and one pass (np.unique
-        # sorts: at 10^6 rows it cost half an iteration of the solver);
-        # scikit-learn's checker gives its usual error for anything unusual.
-        self.classes_ = _classes(y)
-        if self.classes_.shape[0] > 2 or y.dtype.kind not in "biu":
-            if not (y.dtype.kind == "f" and self.classes_.shape[0] <= 2
-                    and np.all(self.classes_ == np.floor(self.classes_))):
-                check_classification_targets(y)
-        if self.classes_.shape[0] < 2:
-            raise ValueError(
-                f"y holds only one class ({self.classes_.tolist()}); ranking needs both "
-                "positives and negatives")
-        if self.classes_.shape[0] > 2:
-            raise ValueError(
-                f"Only binary classification is supported. y takes {self.classes_.shape[0]} "
-                f"values; {type(self).__name__} is a binary ranker (positive class = the "
-                "larger label, classes_[1])")
-        is_pos = y == self.classes_[1]
-        weight = None
-        if sample_weight is not None:
-            weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
-            if weight[is_pos].sum() <= 0 or weight[~is_pos].sum() <= 0:
-                raise ValueError("sample_weight gives one class a total weight of zero; "
-                                 "ranking needs both classes")
-            # A constant weight rescales every pair alike and leaves the
-            # normalised (p)AUC risk -- hence the minimiser -- unchanged.
-            uniform = weight.size and weight[0] > 0 and np.all(weight == weight[0])
-            if uniform:
+        Parameters
+        ----------
+        X : {array-like, sparse matrix, dask array} of shape (n_samples, n_features)
+            A dask array of row chunks is fitted chunk by chunk on the workers
+            (:mod:`pauc.distributed`), to the same model.
+        y : array-like of shape (n_samples,)
+            Two classes; the positive one is ``pos_label`` (``classes_[1]``).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights (see the class's Notes).
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        design = self._training_design(X, y, sample_weight)
+        with design, single_blas_thread(), self._fitting():
+            self._fit(design)
+        return self
+
+    def _training_design(self, X, y, sample_weight):
+        """The design of the training data: validated labels, ``classes_``."""
+        if is_chunked(X, y):
+            # row-chunked data: a design of pauc.distributed (pauc._dispatch)
+            design = chunked("training_design")(X, y, sample_weight, self._set_binary_classes)
+            self.n_features_in_ = design.shape[1]
+            self.__dict__.pop("feature_names_in_", None)
+            return design
+        X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
+        if weight is not None:
+            if weight.size and weight[0] > 0 and np.all(weight == weight[0]):
+                # a constant weight rescales every pair alike and leaves the
+                # normalised (p)AUC risk -- hence the minimiser -- unchanged
                 weight = None
-            elif not weighted_pairs:
+            elif not self._weighted_pairs:
                 raise NotImplementedError(
                     f"{type(self).__name__} does not support non-uniform sample_weight: a "
                     "weighted partial AUC would need the FPR window measured in negative "
                     "weight, which the pAUC oracles do not implement. Resample the rows "
                     "instead, or pass sample_weight=None.")
-        return X, is_pos, weight
+        return InMemoryDesign(X, is_pos, weight)
 
-    # ------------------------------------------------------------------ fit
     def _new_solver(self, C, tol):
         solver = CuttingPlaneSolver(C, tol=tol, max_iter=self.max_iter, qp_solver=self.solver,
                                     qp_eps=self.qp_eps, qp_max_iter=self.qp_max_iter,
@@ -177,35 +185,60 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
         solver = self.__dict__.get("_live_solver")
         return None if solver is None else getattr(solver, "n_iter_", None)
 
-    def _solve(self, X, oracle_for, C, tol, coarse=True):
+    def _solve(self, design, problem_on):
         """Algorithm 1, from a coarse-to-fine start on large training sets:
-        ``(w, solver, coarse_iter)`` of :func:`solve_coarse_to_fine`.
+        ``(w, solver, coarse_iter)`` of :func:`solve_coarse_to_fine`."""
+        C, tol = float(self.C), float(self.tol)
+        return solve_coarse_to_fine(design, problem_on, lambda: self._new_solver(C, tol),
+                                    self.coarse_to_fine)
 
-        ``oracle_for(rows)`` gives the oracle of the problem on ``X[rows]``
-        (None where it is not defined); ``coarse=False`` solves on all rows
-        only (the chunked fit, whose rows live in dask chunks).
-        """
-        return solve_coarse_to_fine(X, oracle_for, lambda: self._new_solver(C, tol),
-                                    self.coarse_to_fine if coarse else None)
-
-    def _run_solver(self, X, oracle_for, C, tol, coarse=True):
-        w, solver, coarse_iter = self._solve(X, oracle_for, C, tol, coarse)
+    def _fit_convex(self, design, problem_on, operating_fpr):
+        """``coef_`` and the solver's attributes by :meth:`_solve`; ``threshold_``."""
+        w, solver, coarse_iter = self._solve(design, problem_on)
         self.coef_ = w
         self.n_iter_ = solver.n_iter_
         self.converged_ = solver.converged_
         self.history_ = solver.history_
         self.coarse_iter_ = np.asarray(coarse_iter, dtype=np.intp)
-        return solver
+        self._finish(design, problem_on(design), operating_fpr, solver.scores_)
 
-    def _training_scores(self, X, solver=None):
-        """``X @ coef_``, from the solver's last iteration when it has them."""
-        scores = None if solver is None else solver.scores_
-        return np.asarray(X @ self.coef_).ravel() if scores is None else scores
+    def _finish(self, design, problem, operating_fpr, scores=None, hinge=None):
+        """The comparison with ``w = 0`` (in memory), then ``threshold_``.
 
-    def _set_threshold(self, scores, is_pos, operating_fpr):
-        """``threshold_`` so that ``score >= threshold_`` picks the operating point
-        (:func:`pauc._threshold.operating_threshold`)."""
-        self.threshold_ = operating_threshold(scores, is_pos, operating_fpr)
+        ``scores``: ``X @ coef_`` of the solver's last iteration when the
+        design returned them; ``problem`` and ``hinge`` as in
+        :func:`~pauc.svm._degenerate.compare_with_zero`.
+        """
+        self.degenerate_ = False
+        if isinstance(design, InMemoryDesign) and (problem is not None or hinge is not None):
+            if self._zero_if_degenerate(design, problem, hinge):
+                scores = None
+        self._set_threshold(design, operating_fpr, scores)
+
+    def _zero_if_degenerate(self, design, problem, hinge=None):
+        """Compare the fit with ``w = 0`` (:mod:`pauc.svm._degenerate`): a fit that does
+        not beat it warns, and when its ``w`` is also below the master QP's resolution
+        ``coef_`` becomes exactly 0 and ``degenerate_`` True.  Returns ``degenerate_``."""
+        beats_zero, noise = compare_with_zero(design, self.coef_, problem, float(self.C),
+                                              float(self.qp_eps), hinge=hinge)
+        self.degenerate_ = not beats_zero and noise
+        if self.degenerate_:
+            self.coef_ = np.zeros_like(self.coef_)
+        if not beats_zero:
+            warn_no_better_than_zero(self, self._ADVICE, zeroed=self.degenerate_)
+        return self.degenerate_
+
+    def _set_threshold(self, design, operating_fpr, scores=None):
+        """``threshold_`` of :meth:`predict` by the package's rule (:mod:`pauc._threshold`).
+
+        A degenerate model (every score 0) predicts the negative class
+        everywhere: no threshold on tied scores reaches a training FPR below 1
+        but the one above them all (FPR 0, TPR 0).
+        """
+        if self.degenerate_:
+            self.threshold_ = np.inf
+            return
+        self.threshold_ = design.threshold(self.coef_, operating_fpr, scores=scores)
 
     # -------------------------------------------------------------- predict
     def decision_function(self, X):
@@ -213,32 +246,27 @@ class _StructuralSVM(BinaryRankerMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        X : {array-like, sparse matrix, dask array} of shape (n_samples, n_features)
 
         Returns
         -------
         scores : ndarray of shape (n_samples,)
+            A lazy dask array for a dask ``X``.
         """
         check_is_fitted(self)
-        if is_dask_array(X):
-            # row-chunked X: lazy per-chunk scores (pauc.svm._chunked)
-            from ._chunked import chunked_decision_function
-            return chunked_decision_function(self, X)
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
-                          reset=False)
+        if is_chunked(X):
+            # row-chunked X: lazy per-chunk scores (pauc._dispatch)
+            return chunked("linear_scores")(X, self.coef_)
+        X = self._validate_X(X)
         return np.asarray(X @ self.coef_, dtype=np.float64).ravel()
 
     def predict(self, X):
         """``classes_[1]`` where ``decision_function(X) >= threshold_``, else ``classes_[0]``."""
-        scores = self.decision_function(X)
-        if is_dask_array(scores):
-            from ._chunked import chunked_labels_of
-            return chunked_labels_of(scores, self.classes_, self.threshold_)
-        return self.classes_[(scores >= self.threshold_).astype(np.intp)]
+        return predict_labels(self.decision_function(X), self.classes_, self.threshold_)
 
 
 class AUCSVM(_StructuralSVM):
-    """SVM_AUC: structural SVM for the full AUC (Joachims 2005; paper 002, Section 2.2).
+    """SVM_AUC: structural SVM for the full AUC (Joachims [1]_; [2]_, Section 2.2).
 
     Minimises ``1/2 ||w||^2 + C * R_hinge_AUC(w)``, the pairwise hinge surrogate
     averaged over the ``m * n`` positive-negative pairs (eq. (4)), which equals the
@@ -274,16 +302,20 @@ class AUCSVM(_StructuralSVM):
         solution is refined on all rows by the proximal cutting-plane method
         around it (:mod:`pauc.svm._coarse_to_fine`).  The result has the same
         guarantee -- objective within ``C * tol`` of the optimum -- at a
-        fraction of the work (4-11x faster fits at 10^6 standardized dense
-        rows).  None: always Algorithm 1 from ``w = 0``, as in the paper.
+        fraction of the work (several times faster at 10^6 rows, see
+        ``bench/bench_svm.py``).  None: always Algorithm 1 from ``w = 0``, as
+        in [2]_.
     verbose : int, default=0
         ``1`` prints one line per cutting-plane iteration.
+    pos_label : label, default=None
+        The positive class, ranked at the top.  None: 1 (or True) when the
+        labels are {0, 1}, {-1, 1} or booleans; other label sets must name it.
 
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
     classes_ : ndarray of shape (2,)
-        ``classes_[1]`` is the positive class.
+        ``[negative label, positive label]``.
     threshold_ : float
         Score threshold of :meth:`predict`.
     n_iter_ : int
@@ -297,6 +329,16 @@ class AUCSVM(_StructuralSVM):
     coarse_iter_ : ndarray of int
         Cutting-plane iterations of each coarse level, coarsest first (empty
         when the fit did not start coarse; see ``coarse_to_fine``).
+    degenerate_ : bool
+        True when the solution found did not beat ``w = 0`` on the objective
+        (the surrogate's optimum is ``w = 0``, or its gain over it is below
+        the solver's accuracy) and is below the master QP's resolution
+        (rounding noise): ``coef_`` is then exactly 0, every score ties, and
+        ``threshold_`` is ``inf`` (:meth:`predict` says ``classes_[0]``
+        everywhere).  A :class:`~pauc.exceptions.DegenerateSolutionWarning`
+        says what to change; it is also raised, with ``coef_`` kept, when the
+        solution does not beat ``w = 0`` but is above that resolution (see
+        :mod:`pauc.svm._degenerate`).
     n_features_in_ : int
 
     Notes
@@ -304,10 +346,27 @@ class AUCSVM(_StructuralSVM):
     With ``sample_weight`` the pair ``(i, j)`` weighs ``w_i w_j`` and the
     surrogate is the weighted mean pairwise hinge loss (normalised by
     ``W+ W-``), so integer weights act as repeated rows.
+
+    A dask array of row chunks as ``X`` (with ``y`` in the same chunks) is
+    fitted chunk by chunk on the workers (:mod:`pauc.distributed`), to the
+    same model; ``decision_function`` and ``predict`` of a dask ``X`` are
+    lazy dask vectors.
+
+    References
+    ----------
+    .. [1] Joachims, T. "A Support Vector Method for Multivariate Performance
+       Measures." ICML 2005.
+    .. [2] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).  Section 2.2, Theorem 1, Algorithm 1.
     """
 
+    _parameter_constraints = _SVM_CONSTRAINTS
+    _weighted_pairs = True
+
     def __init__(self, C=1.0, *, tol=1e-3, max_iter=1000, operating_fpr=None, solver="osqp",
-                 qp_eps=1e-7, qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, verbose=0):
+                 qp_eps=1e-7, qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, verbose=0,
+                 pos_label=None):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
@@ -317,44 +376,17 @@ class AUCSVM(_StructuralSVM):
         self.qp_max_iter = qp_max_iter
         self.coarse_to_fine = coarse_to_fine
         self.verbose = verbose
+        self.pos_label = pos_label
 
-    def fit(self, X, y, sample_weight=None):
-        """Fit ``coef_`` by Algorithm 1 with the AUC oracle.
+    _ADVICE = AUC_ADVICE
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Two classes; ``classes_[1]`` (the larger label) is positive.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Row weights; the pair ``(i, j)`` weighs ``w_i w_j``.
-
-        Returns
-        -------
-        self
-        """
-        if is_dask_array(X) or is_dask_array(y):
-            # row-chunked data: the same fit as a map-reduce per iteration (pauc.svm._chunked)
-            from ._chunked import fit_chunked
-            return fit_chunked(self, X, y, sample_weight)
-        C, tol = self._check_common_params()
-        X, is_pos, weight = self._validate_training_data(X, y, sample_weight,
-                                                         weighted_pairs=True)
-        # Single-threaded BLAS: see CuttingPlaneSolver.solve.
-        with single_blas_thread(), self._fitting():
-            solver = self._run_solver(X, partial(_auc_oracle_on, is_pos, weight), C, tol)
-            self._set_threshold(self._training_scores(X, solver), is_pos, self.operating_fpr)
-        return self
-
-    def score(self, X, y, sample_weight=None):
-        """AUC of ``decision_function(X)`` (ties counted 1/2)."""
-        check_is_fitted(self)
-        return metrics.roc_auc(y, self.decision_function(X), pos_label=self.classes_[1],
-                               sample_weight=sample_weight)
+    def _fit(self, design):
+        """Algorithm 1 with Joachims' AUC search (weighted pairs with ``sample_weight``)."""
+        self._fit_convex(design, auc_problem, self.operating_fpr)
 
 
 class PartialAUCSVM(_StructuralSVM):
-    """SVM_pAUC: structural SVM for the partial AUC in ``[alpha, beta]`` (paper 002).
+    """SVM_pAUC: structural SVM for the partial AUC in ``[alpha, beta]`` ([1]_).
 
     Minimises ``1/2 ||w||^2 + C * R_struct(w)`` by the 1-slack cutting-plane
     method (Algorithm 1), where ``R_struct`` is
@@ -392,7 +424,7 @@ class PartialAUCSVM(_StructuralSVM):
         Maximum number of cutting-plane iterations.
     operating_fpr : float in [0, 1] or None, default=None
         Training FPR at which :meth:`predict` thresholds; None means ``beta``
-        (paper 002, Section 8.3: pAUC maximisation for TPR at a fixed FPR).
+        ([1]_, Section 8.3: pAUC maximisation for TPR at a fixed FPR).
     solver : {"osqp", "cvxpy"}, default="osqp"
         Back end of the master QP.
     qp_eps, qp_max_iter : float, int, default=1e-7, 20000
@@ -414,11 +446,16 @@ class PartialAUCSVM(_StructuralSVM):
         tight SVM_pAUC solution for the same window (a good convex start),
         zero, or a given vector.  Zero can be a poor start: every score ties
         there, f and g may share a subgradient, and CCCP can stall at 0.
+    pos_label : label, default=None
+        As in :class:`AUCSVM`.
 
     Attributes
     ----------
     coef_, classes_, threshold_, n_iter_, converged_, history_, coarse_iter_, n_features_in_
         As in :class:`AUCSVM`.
+    degenerate_ : bool
+        As in :class:`AUCSVM`; more frequent here: for narrow windows the
+        tight surrogate is often smallest at ``w = 0``, whatever ``C``.
     j_alpha_, j_beta_ : int
         Empirical indices of the window on the training negatives.
     dc_history_ : ndarray or None
@@ -441,14 +478,35 @@ class PartialAUCSVM(_StructuralSVM):
     ``sample_weight`` must be None or constant: a weighted partial AUC would
     need the window ``[alpha, beta]`` measured in negative weight, which the
     oracles do not implement.
+
+    The surrogates are the rows of the surrogate table
+    (``pauc.svm._surrogates``): its ``solver`` column says which are solved by
+    CCCP, its ``chunked`` column which a dask ``X`` can fit (not ``"naive"``).
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).  Sections 3-6, Algorithms 1-4.
+    .. [2] Kiwiel, K. C. "Proximity control in bundle methods for convex
+       nondifferentiable minimization." Mathematical Programming 46, 1990
+       (the proximal solves of the CCCP steps).
     """
 
-    _SURROGATES = ("tight", "naive", "hinge")
+    _parameter_constraints = {
+        **_SVM_CONSTRAINTS,
+        "fpr_range": FPR_RANGE,
+        "surrogate": [_SurrogateName()],
+        "dc_tol": _POSITIVE,
+        "dc_max_iter": [Interval(int, 1)],
+        "init": [Options("tight", "zeros"), Satisfies(_finite_vector, "a finite 1-d array")],
+    }
+    _weighted_pairs = False
 
     def __init__(self, fpr_range=(0.0, 0.1), *, C=1.0, surrogate="tight", tol=1e-3,
                  max_iter=1000, operating_fpr=None, solver="osqp", qp_eps=1e-7,
                  qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, verbose=0, dc_tol=1e-3,
-                 dc_max_iter=50, init="tight"):
+                 dc_max_iter=50, init="tight", pos_label=None):
         self.fpr_range = fpr_range
         self.C = C
         self.surrogate = surrogate
@@ -463,74 +521,47 @@ class PartialAUCSVM(_StructuralSVM):
         self.dc_tol = dc_tol
         self.dc_max_iter = dc_max_iter
         self.init = init
+        self.pos_label = pos_label
 
-    def fit(self, X, y, sample_weight=None):
-        """Fit ``coef_`` by Algorithm 1 with the surrogate's oracle.
+    _ADVICE = PAUC_ADVICE
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Two classes; ``classes_[1]`` (the larger label) is positive.
-        sample_weight : None or constant array-like of shape (n_samples,)
-
-        Returns
-        -------
-        self
-        """
-        if is_dask_array(X) or is_dask_array(y):
-            # row-chunked data: the same fit as a map-reduce per iteration (pauc.svm._chunked)
-            from ._chunked import fit_chunked
-            return fit_chunked(self, X, y, sample_weight)
-        C, tol = self._check_common_params()
-        alpha, beta = check_fpr_range(self.fpr_range)
-        if self.surrogate not in self._SURROGATES:
-            raise ValueError(
-                f"surrogate must be one of {self._SURROGATES}, got {self.surrogate!r}")
-        X, is_pos, _ = self._validate_training_data(X, y, sample_weight)
-        self.j_alpha_, self.j_beta_ = empirical_indices(int((~is_pos).sum()), (alpha, beta))
-        dc = self.surrogate == "hinge" and self.j_alpha_ > 0
-        if dc:
-            dc_tol = check_positive_scalar(self.dc_tol, "dc_tol")
-            check_int(self.dc_max_iter, "dc_max_iter", 1)
-        oracle_for = partial(_pauc_oracle_on, self.surrogate, is_pos, (alpha, beta))
-        operating = beta if self.operating_fpr is None else self.operating_fpr
+    def _fit(self, design):
+        """Algorithm 1 with the surrogate's search, or CCCP (Algorithm 4) where the
+        surrogate table says so and the window does not start at 0."""
+        row = surrogate_row(self.surrogate)
+        fpr_range = check_fpr_range(self.fpr_range)
+        self.j_alpha_, self.j_beta_ = empirical_indices(design.n_neg, fpr_range)
+        operating = fpr_range[1] if self.operating_fpr is None else self.operating_fpr
         self.dc_history_ = self.dc_inner_iter_ = None
-        # Single-threaded BLAS: see CuttingPlaneSolver.solve.
-        with single_blas_thread(), self._fitting():
-            if dc:
-                self._fit_dc(X, is_pos, oracle_for, C, tol, dc_tol)
-                solver = None
-            else:
-                solver = self._run_solver(X, oracle_for, C, tol)
-            self._set_threshold(self._training_scores(X, solver), is_pos, operating)
-        return self
+        if row.solver == "cccp" and self.j_alpha_ > 0:
+            self._fit_dc(design, fpr_range, operating)
+        else:
+            self._fit_convex(design, lambda level: window_problem(row.name, fpr_range, level),
+                             operating)
 
-    def _initial_weights(self, X, oracle_for, C, tol, coarse):
+    def _initial_weights(self, design, fpr_range):
+        """``w0`` of Algorithm 4 from ``init``."""
         if isinstance(self.init, str):
             if self.init == "tight":
-                w, _, coarse_iter = self._solve(X, oracle_for, C, tol, coarse)
+                # the convex tight surrogate on the same window (a row of the table)
+                w, _, coarse_iter = self._solve(
+                    design, lambda level: window_problem("tight", fpr_range, level))
                 self.coarse_iter_ = np.asarray(coarse_iter, dtype=np.intp)
                 return w
-            if self.init == "zeros":
-                return np.zeros(X.shape[1])
-            raise ValueError(f"init must be 'tight', 'zeros' or an array, got {self.init!r}")
-        w0 = np.asarray(self.init, dtype=np.float64).ravel()
-        if w0.shape != (X.shape[1],) or not np.isfinite(w0).all():
-            raise ValueError(f"init must be a finite array of shape ({X.shape[1]},), "
-                             f"got shape {w0.shape}")
+            return np.zeros(design.shape[1])     # "zeros" (validate_params allows no other)
+        w0 = np.asarray(self.init, dtype=np.float64)
+        if w0.shape != (design.shape[1],):
+            raise ValueError(f"init must have shape ({design.shape[1]},) (one weight per "
+                             f"feature), got shape {w0.shape}")
         return w0
 
-    def _fit_dc(self, X, is_pos, tight_oracle_for, C, tol, dc_tol, coarse=True):
-        """Algorithm 4 (CCCP) from ``init``; one cutting-plane solver keeps f's cuts.
-
-        ``tight_oracle_for`` as in :meth:`_solve`, for the ``init="tight"`` start.
-        """
+    def _fit_dc(self, design, fpr_range, operating_fpr):
+        """Algorithm 4 (CCCP) from ``init``; one cutting-plane solver keeps f's cuts."""
         self.coarse_iter_ = np.empty(0, dtype=np.intp)
-        w0 = self._initial_weights(X, tight_oracle_for, C, tol, coarse)
-        solver = self._new_solver(C, tol)
-        w, steps, converged = cccp(X, is_pos, self.j_alpha_, self.j_beta_, solver, w0,
-                                   dc_tol=dc_tol, dc_max_iter=self.dc_max_iter,
+        w0 = self._initial_weights(design, fpr_range)
+        solver = self._new_solver(float(self.C), float(self.tol))
+        w, steps, converged = cccp(design, self.j_alpha_, self.j_beta_, solver, w0,
+                                   dc_tol=float(self.dc_tol), dc_max_iter=self.dc_max_iter,
                                    verbose=self.verbose)
         self.coef_ = w
         self.n_iter_ = sum(step["inner_iter"] for step in steps)
@@ -539,16 +570,10 @@ class PartialAUCSVM(_StructuralSVM):
         self.dc_history_ = np.array([step["objective"] for step in steps])
         # steps[0] is the starting point (no solve); one count per outer step after it.
         self.dc_inner_iter_ = np.array([step["inner_iter"] for step in steps[1:]], dtype=np.intp)
+        self._finish(design, None, operating_fpr, hinge=(self.j_alpha_, self.j_beta_))
         if not converged:
             warnings.warn(
                 f"the concave-convex procedure did not converge in dc_max_iter="
                 f"{self.dc_max_iter} outer steps (last decrease "
                 f"{self.dc_history_[-2] - self.dc_history_[-1]:.3g}); increase dc_max_iter "
-                "or dc_tol", ConvergenceWarning, stacklevel=3)
-
-    def score(self, X, y, sample_weight=None):
-        """Partial AUC over ``fpr_range`` of ``decision_function(X)``, normalize="range"."""
-        check_is_fitted(self)
-        return metrics.partial_auc(y, self.decision_function(X), fpr_range=self.fpr_range,
-                                   normalize="range", pos_label=self.classes_[1],
-                                   sample_weight=sample_weight)
+                "or dc_tol", ConvergenceWarning, stacklevel=4)

@@ -1,6 +1,6 @@
 """The master quadratic program of the 1-slack cutting-plane method.
 
-Algorithm 1, line 9 of Narasimhan & Agarwal (paper 002) solves, over the cuts
+Algorithm 1, line 9 of Narasimhan & Agarwal (2017) solves, over the cuts
 collected so far, the relaxed problem
 
     min_{w, xi >= 0}  1/2 ||w||^2 + l.w + C xi
@@ -31,15 +31,18 @@ Two back ends solve the same dual with OSQP:
     with ``R`` a square-root factor of ``G`` (``G = R'R``), because
     ``quad_form(lambda, P)`` with a Parameter ``P`` is not DPP.  cvxpy warm-starts OSQP itself.
 
-Why the default is not cvxpy (measured with ``bench/bench_svm.py`` on a9a,
-``AUCSVM(C=100)``, 28 iterations, 2-core machine): every cvxpy ``solve``
-re-applies the parametrised canonicalisation (a sparse tensor product whose
-size grows with the square of the capacity, since every entry of ``R`` is a
-parameter) before OSQP starts.  The master QP then took 0.55 s of a 0.77 s
-fit (72 %), against 0.036 s of 0.31 s (12 %) through OSQP's own interface,
-with identical iterates up to the QP tolerance.  The issue's budget is 30 %,
-so ``"osqp"`` is the default and ``"cvxpy"`` stays selectable as an
-independent check of it.
+Why the default is not cvxpy: every cvxpy ``solve`` re-applies the
+parametrised canonicalisation (a sparse tensor product whose size grows with
+the square of the capacity, since every entry of ``R`` is a parameter) before
+OSQP starts, which made the master QP most of a fit against a small share
+through OSQP's own interface, with identical iterates up to the QP tolerance
+(``bench/bench_svm.py`` prints both shares; the developer guide keeps the
+measurement).  ``"cvxpy"`` stays selectable as an independent check.
+
+References
+----------
+Narasimhan & Agarwal (2017), Algorithm 1 (line 9); Joachims (2005) for the
+1-slack formulation and its dual. Full entries in ``docs/references.rst``.
 """
 
 import warnings

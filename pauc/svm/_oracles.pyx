@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Most-violated-constraint searches of the structural SVMs (paper 002).
+"""Most-violated-constraint searches of the structural SVMs (Algorithms 2 and 3).
 
 One cutting-plane iteration (Algorithm 1, line 10) needs
 
@@ -39,26 +39,27 @@ stops exceeding ``p``, i.e. a count of sorted scores (read off by a merge
 walk, the positives being sorted too):
 
 * family 1, ``r in {0..j_alpha}``: ``r1 = #{j <= j_alpha : z_j > p}``
-  (Algorithm 3, line 4);
+  (Algorithm 3, line 4: ``line4_row``);
 * family 2, ``r in {j_alpha..j_beta}``:
   ``r2 = j_alpha + #{j_alpha < j <= j_beta : z_j + 1 > p}``, evaluated in
-  floating point as ``z_j > p - 1`` (Algorithm 3, line 5; with
-  ``j_alpha = 0`` this is Algorithm 2, line 3, and with ``j_beta = n`` the
-  AUC oracle of Joachims, eq. (7));
+  floating point as ``z_j > p - 1`` (Algorithm 3, line 5: ``line5_row``;
+  with ``j_alpha = 0`` this is Algorithm 2, line 3, and with ``j_beta = n``
+  Joachims' AUC search, eq. (7));
 * family 3, only for the naive surrogate of Section 3.2, eq. (11), whose
   feature map spans *all* negatives: ``r in {j_beta..n}``,
-  ``r3 = j_beta + #{j > j_beta : z_j > p}``.  These are the zero-margin
-  terms on negatives beyond ``j_beta`` that make it looser than the tight
+  ``r3 = j_beta + #{j > j_beta : z_j > p}`` (``naive_tail_row``).  These are
+  the zero-margin terms on negatives beyond ``j_beta`` that make it looser than the tight
   surrogate (the paper defers this oracle to its conference version; the
   derivation above is ours and ``tests/svm/test_oracles.py`` checks it
   against enumeration of every ordering).
 
-Algorithm 3, line 6: keep the family with the larger ``H^i``.
+Algorithm 3, line 6: keep the family with the larger ``H^i``; lines 3-7
+for every positive are ``positive_rows``.
 
 Coefficients of the negatives: the negative at rank ``j`` is below
 ``c_j = #{i : r_i >= j}`` positives -- a histogram of the rows, summed from
-the top (Appendix B.1's counts).  No ``m x n`` (or ``m x j_beta``) matrix is
-ever formed.
+the top (Appendix B.1's counts, ``negative_counts``).  No ``m x n`` (or
+``m x j_beta``) matrix is ever formed.
 
 Sorting with the row numbers attached, at the cost of a plain sort
 ------------------------------------------------------------------
@@ -81,6 +82,24 @@ Cost: one pass to build the keys, one integer sort of ``m + j_beta`` keys
 one merge walk, and one write per row -- O((m + j_beta) log(m + j_beta) + n)
 for the tight surrogates (the top ``j_beta`` negatives come from an O(n)
 ``numpy.partition``), O((m + n) log(m + n)) otherwise.
+
+Contracts
+---------
+The ``cdef`` functions named above are declared in ``pauc/svm/_oracles.pxd``
+for other Cython modules to ``cimport``.  The Python-level kernels take
+validated input and check nothing (the estimators validate the labels once
+per fit): :func:`tight_cut` and :func:`naive_cut` (the searches of the
+surrogate table, :mod:`pauc.svm._surrogates`), :func:`weighted_auc_cut`, and
+for row-chunked data :func:`chunk_rows` (lines 3-7 of one chunk's positives
+against the whole set's top list) and :func:`sorted_candidates`.  Every
+numeric step of a search is in this module; the chunked designs of
+:mod:`pauc.distributed` call these same functions per chunk.
+
+References
+----------
+Narasimhan & Agarwal (2017): Algorithms 2 and 3, Theorem 8, Appendix B.1;
+Section 3.2 for the naive surrogate. Joachims (2005) for the AUC search. Full
+entries in ``docs/references.rst``.
 """
 
 import numpy as np
@@ -89,11 +108,9 @@ from libc.math cimport INFINITY
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
 
-cnp.import_array()
+from pauc._ranking cimport copy_class, floating
 
-ctypedef fused floating:
-    float
-    double
+cnp.import_array()
 
 
 cdef extern from *:
@@ -107,6 +124,17 @@ cdef extern from *:
     }
     """
     uint64_t pauc_ordered_bits(double x) nogil
+
+
+# The oracles index rows with C ints (the packed keys and the row arrays).
+_MAX_ROWS = 2**31 - 1
+
+
+def _check_rows(Py_ssize_t n):
+    if n >= _MAX_ROWS:
+        raise ValueError(f"{n} rows: the oracles index rows with 32-bit integers; hold the "
+                         "data as row chunks of a dask array (pauc.distributed fits them "
+                         "chunk by chunk)")
 
 
 # --------------------------------------------------------------------------
@@ -192,12 +220,19 @@ cdef bint _insertion_repair(double[::1] values, int[::1] rows,
     return True
 
 
-def _sorted_candidates(const floating[::1] scores, const unsigned char[::1] is_pos,
-                       Py_ssize_t n_neg_keys, double t_beta, Py_ssize_t quota,
-                       double[::1] coef):
+def sorted_candidates(const floating[::1] scores, const unsigned char[::1] is_pos,
+                      Py_ssize_t n_neg_keys, double t_beta, Py_ssize_t quota,
+                      double[::1] coef):
     """``(values, rows)`` of the selected negatives then the positives, each
-    block ascending by score, with the other negatives' coefficients set to 0."""
+    block ascending by score, with the other negatives' coefficients set to 0.
+
+    The negatives selected are those scored above ``t_beta`` and the first
+    ``quota`` (in row order) scored at it: ``t_beta = -inf`` takes every
+    row, ``t_beta = +inf`` none (the positives alone).  ``n_neg_keys`` is
+    how many negatives that selects.
+    """
     cdef Py_ssize_t n = scores.shape[0]
+    _check_rows(n)
     cdef int bits = 1
     while ((<Py_ssize_t> 1) << bits) < n:
         bits += 1
@@ -231,32 +266,80 @@ def _sorted_candidates(const floating[::1] scores, const unsigned char[::1] is_p
 
 
 # --------------------------------------------------------------------------
-# Step 2: the best row of every positive, the counts of every negative
+# Step 2: the best row of every positive (Algorithm 3, lines 3-7), one cdef
+# per family of rows, then the counts of the negatives (Appendix B.1)
 # --------------------------------------------------------------------------
 
-cdef double _walk(const double[::1] values, const int[::1] rows, Py_ssize_t size,
-                  Py_ssize_t j_alpha, Py_ssize_t j_beta, bint naive, double inv_n,
-                  int[::1] hist, double[::1] coef) noexcept nogil:
-    """Step 2 on the sorted candidates: negatives ``values[:size]`` and
-    positives ``values[size:]``, each ascending.  Writes every coefficient,
-    returns the loss.
+cdef double line4_row(Py_ssize_t above, double sum_above, Py_ssize_t j_alpha,
+                             double top_alpha, double p, Py_ssize_t* r) noexcept nogil:
+    """Algorithm 3, line 4: the best ``r in {0..j_alpha}`` (zero margin on the
+    first ``j_alpha`` positions) is ``#{z > p}`` capped at ``j_alpha``;
+    ``above = #{z > p}`` and ``sum_above`` their sum."""
+    if above < j_alpha:
+        r[0] = above
+        return sum_above - above * p
+    r[0] = j_alpha
+    return top_alpha - j_alpha * p
+
+
+cdef double line5_row(Py_ssize_t above_m, double sum_above_m, Py_ssize_t j_alpha,
+                             Py_ssize_t j_beta, double top_alpha, double top_beta, double p,
+                             Py_ssize_t* r) noexcept nogil:
+    """Algorithm 3, line 5 (Algorithm 2, line 3 when ``j_alpha = 0``): the best
+    ``r in {j_alpha..j_beta}`` (margin one on the window) is ``#{z > p - 1}``
+    clipped to that range; ``above_m = #{z > p - 1}`` and ``sum_above_m``
+    their sum."""
+    if above_m <= j_alpha:
+        r[0] = j_alpha
+        return top_alpha - j_alpha * p
+    if above_m >= j_beta:
+        r[0] = j_beta
+        return (j_beta - j_alpha) + top_beta - j_beta * p
+    r[0] = above_m
+    return (above_m - j_alpha) + sum_above_m - above_m * p
+
+
+cdef double naive_tail_row(Py_ssize_t above, double sum_above, Py_ssize_t j_alpha,
+                                  Py_ssize_t j_beta, double top_beta, double p,
+                                  Py_ssize_t* r) noexcept nogil:
+    """The naive surrogate's third family (Section 3.2, eq. (11); not in
+    Algorithm 3): the best ``r in {j_beta..n}`` (zero margin beyond the
+    window) is ``#{z > p}`` floored at ``j_beta``."""
+    if above > j_beta:
+        r[0] = above
+        return (j_beta - j_alpha) + sum_above - above * p
+    r[0] = j_beta
+    return (j_beta - j_alpha) + top_beta - j_beta * p
+
+
+cdef double positive_rows(const double[::1] neg, const double[::1] pos,
+                          const int[::1] pos_rows, Py_ssize_t j_alpha, Py_ssize_t j_beta,
+                          bint naive, double inv_n, int[::1] hist,
+                          double[::1] coef) noexcept nogil:
+    """Algorithm 3, lines 3-7: the best row ``r_i`` of every positive.
+
+    ``neg`` holds the candidate negatives ascending (the top ``j_beta``, or
+    all of them for the naive surrogate), ``pos`` positives ascending, which
+    may be any subset of the positives (one chunk's).  Writes ``r_i * inv_n``
+    to ``coef[pos_rows[i]]`` and the histogram of the rows to ``hist`` (``len(neg)
+    + 1`` entries); returns the loss count ``sum_i clip(r_i - j_alpha, 0,
+    j_beta - j_alpha)``.
 
     The positives are walked from the top down, so that ``#{z > p}``,
     ``#{z > p - 1}`` and the sums ``Z_r`` of the negatives above them grow
-    one negative at a time (Algorithm 3, lines 3-7).  The counts ``c_j =
-    #{i : r_i >= j}`` of the negatives (Appendix B.1) are a histogram of the
-    rows summed from the top.
+    one negative at a time.  The sums accumulate the negatives in one fixed
+    order (from the top), whichever positives are walked: a chunk's
+    positives get bit for bit the rows they get among all positives.
     """
-    cdef Py_ssize_t n_pos = values.shape[0] - size
-    cdef const double* pos = &values[size]
+    cdef Py_ssize_t size = neg.shape[0], n_pos = pos.shape[0]
     cdef Py_ssize_t width = j_beta - j_alpha
-    cdef Py_ssize_t i, t, r, best_r, above, above_m, le = size, le_m = size
+    cdef Py_ssize_t i, t, r, best_r, le = size, le_m = size
     cdef double p, h, best_h, sum_above = 0.0, sum_above_m = 0.0
     cdef double top_alpha = 0.0, top_beta = 0.0, loss = 0.0
     cdef bint need_above = j_alpha > 0 or (naive and size > j_beta)
     # Z_{j_alpha} and Z_{j_beta}: the rows that stop at a window border
     for t in range(size - 1, size - j_beta - 1, -1):
-        top_beta += values[t]
+        top_beta += neg[t]
         if t == size - j_alpha:
             top_alpha = top_beta
     for r in range(size + 1):
@@ -264,94 +347,139 @@ cdef double _walk(const double[::1] values, const int[::1] rows, Py_ssize_t size
     for i in range(n_pos - 1, -1, -1):
         p = pos[i]
         # le = #{z <= p}, le_m = #{z <= p - 1}; both shrink as p decreases
-        while need_above and le > 0 and values[le - 1] > p:
+        while need_above and le > 0 and neg[le - 1] > p:
             le -= 1
-            sum_above += values[le]
-        while le_m > 0 and values[le_m - 1] > p - 1.0:
+            sum_above += neg[le]
+        while le_m > 0 and neg[le_m - 1] > p - 1.0:
             le_m -= 1
-            sum_above_m += values[le_m]
-        above = size - le
-        above_m = size - le_m
-        # family 2 -- line 5: margin one on the window j_alpha+1..j_beta
-        if above_m <= j_alpha:
-            best_r = j_alpha
-            best_h = top_alpha - best_r * p
-        elif above_m >= j_beta:
-            best_r = j_beta
-            best_h = width + top_beta - best_r * p
-        else:
-            best_r = above_m
-            best_h = (above_m - j_alpha) + sum_above_m - best_r * p
+            sum_above_m += neg[le_m]
+        best_h = line5_row(size - le_m, sum_above_m, j_alpha, j_beta, top_alpha, top_beta,
+                           p, &best_r)
         if j_alpha > 0:
-            # family 1 -- line 4: zero margin on the first j_alpha positions
-            if above < j_alpha:
-                r = above
-                h = sum_above - r * p
-            else:
-                r = j_alpha
-                h = top_alpha - r * p
-            if h > best_h:              # line 6: ties keep family 2
+            h = line4_row(size - le, sum_above, j_alpha, top_alpha, p, &r)
+            if h > best_h:              # line 6: ties keep line 5's row
                 best_r = r
                 best_h = h
         if naive and size > j_beta:
-            # family 3 -- naive surrogate only: zero margin beyond the window
-            if above > j_beta:
-                r = above
-                h = width + sum_above - r * p
-            else:
-                r = j_beta
-                h = width + top_beta - r * p
+            h = naive_tail_row(size - le, sum_above, j_alpha, j_beta, top_beta, p, &r)
             if h > best_h:
                 best_r = r
         hist[best_r] += 1
-        coef[rows[size + i]] = best_r * inv_n
+        coef[pos_rows[i]] = best_r * inv_n
         r = best_r - j_alpha
         loss += 0 if r < 0 else (width if r > width else r)
+    return loss
 
-    # the negative at rank j (ascending position size - j) is below
-    # #{i : r_i >= j} positives
-    cdef Py_ssize_t below = 0
-    for t in range(size, 0, -1):
+
+cdef void negative_counts(int[::1] hist) noexcept nogil:
+    """Appendix B.1: the negative at rank ``j`` is below ``c_j = #{i : r_i >= j}``
+    positives -- the histogram of the rows summed from the top, in place
+    (``hist[j]`` becomes ``c_j``, ``j >= 1``)."""
+    cdef Py_ssize_t t
+    cdef int below = 0
+    for t in range(hist.shape[0] - 1, 0, -1):
         below += hist[t]
-        coef[rows[size - t]] = -below * inv_n
-    return loss * inv_n
+        hist[t] = below
 
 
 def _cut(const floating[::1] scores, const unsigned char[::1] is_pos,
-         Py_ssize_t n_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta,
-         bint naive):
+         Py_ssize_t n_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta, bint naive):
     """Most violated constraint as ``(coef, loss)``; no input checks.
 
-    ``j_beta`` counts negatives; ``naive`` adds family 3 (Section 3.2).
-    The AUC is ``j_alpha = 0, j_beta = n_neg``.
+    ``j_beta`` counts negatives; ``naive`` adds the third family (Section
+    3.2).  The AUC is ``j_alpha = 0, j_beta = n_neg``.
     """
     cdef Py_ssize_t n = scores.shape[0]
     cdef Py_ssize_t n_neg = n - n_pos
     cdef Py_ssize_t size = n_neg if naive else j_beta
     cdef double t_beta = -INFINITY
     cdef Py_ssize_t quota = 0
-    if n >= 2**31 - 1:
-        raise ValueError(f"{n} rows: the oracles index rows with 32-bit integers; "
-                         "split the data into chunks (see DESIGN.md, beyond one machine)")
+    _check_rows(n)
     # Algorithm 2/3, line 2: the top j_beta negatives (O(n) selection; ties
     # at the border are taken in row order -- any of them is a top-j_beta set).
+    cdef floating[::1] neg_view
     if size < n_neg:
-        neg = np.asarray(scores)[np.asarray(is_pos) == 0]
-        top = np.partition(neg, n_neg - size)[n_neg - size:]
-        t_beta = top[0]
+        neg = np.empty(n_neg, dtype=np.float32 if floating is float else np.float64)
+        neg_view = neg
+        with nogil:
+            copy_class(scores, is_pos, 0, neg_view)
+        neg.partition(n_neg - size)
+        top = neg[n_neg - size:]
+        t_beta = top[0]             # partition puts the smallest of the top list first
         quota = size - np.count_nonzero(top > t_beta)
     coef_arr = np.empty(n, dtype=np.float64)
     cdef double[::1] coef = coef_arr
-    values_arr, rows_arr = _sorted_candidates(scores, is_pos, size, t_beta, quota, coef)
+    values_arr, rows_arr = sorted_candidates(scores, is_pos, size, t_beta, quota, coef)
     cdef const double[::1] values = values_arr
     cdef const int[::1] rows = rows_arr
     hist_arr = np.empty(size + 1, dtype=np.intc)
     cdef int[::1] hist = hist_arr
     cdef double inv_n = 1.0 / (<double> n_pos * <double> (j_beta - j_alpha))
     cdef double loss
+    cdef Py_ssize_t t
+    cdef const double[::1] neg_values = values[:size]
+    cdef const double[::1] pos_values = values[size:]
+    cdef const int[::1] pos_rows = rows[size:]
     with nogil:
-        loss = _walk(values, rows, size, j_alpha, j_beta, naive, inv_n, hist, coef)
-    return coef_arr, loss
+        loss = positive_rows(neg_values, pos_values, pos_rows, j_alpha, j_beta, naive, inv_n,
+                             hist, coef)
+        negative_counts(hist)
+        # the negative at rank t from the top sits at ascending position size - t
+        for t in range(size, 0, -1):
+            coef[rows[size - t]] = -hist[t] * inv_n
+    return coef_arr, loss * inv_n
+
+
+def tight_cut(scores, is_pos, Py_ssize_t n_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta):
+    """The tight surrogate's search (Algorithms 2 and 3): ``(coef, loss)``, no checks.
+
+    ``scores`` float32/float64, ``is_pos`` uint8 0/1, both C-contiguous;
+    ``0 <= j_alpha < j_beta <= n_neg``.
+    """
+    return _cut(scores, is_pos, n_pos, j_alpha, j_beta, False)
+
+
+def naive_cut(scores, is_pos, Py_ssize_t n_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta):
+    """The naive surrogate's search (Section 3.2, eq. (11)): ``(coef, loss)``, no checks."""
+    return _cut(scores, is_pos, n_pos, j_alpha, j_beta, True)
+
+
+def chunk_rows(const double[::1] top, const floating[::1] scores,
+               const unsigned char[::1] is_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta,
+               double inv_n):
+    """Algorithm 3, lines 3-7 for one chunk of rows against the whole set's top list.
+
+    Parameters
+    ----------
+    top : float64 array, ascending
+        The top ``j_beta`` negatives of *all* chunks (line 2, merged).
+    scores, is_pos : the chunk's scores and 0/1 labels.
+    j_alpha, j_beta : int
+    inv_n : float
+        ``1 / (m (j_beta - j_alpha))`` for the ``m`` positives of all chunks.
+
+    Returns
+    -------
+    coef : float64 array of the chunk's length
+        ``r_i * inv_n`` on its positives, 0 on its negatives (their counts
+        need every chunk's rows).
+    hist : int array of length ``len(top) + 1``
+        How many of its positives take each row.
+    loss : float
+        Its loss count (the cut's loss is the sum over chunks times ``inv_n``).
+    """
+    coef_arr = np.empty(scores.shape[0], dtype=np.float64)
+    cdef double[::1] coef = coef_arr
+    # the positives alone, ascending, with their rows (t_beta = +inf keeps no negative)
+    values_arr, rows_arr = sorted_candidates(scores, is_pos, 0, INFINITY, 0, coef)
+    cdef const double[::1] values = values_arr
+    cdef const int[::1] rows = rows_arr
+    hist_arr = np.empty(top.shape[0] + 1, dtype=np.intc)
+    cdef int[::1] hist = hist_arr
+    cdef double loss
+    with nogil:
+        loss = positive_rows(top, values, rows, j_alpha, j_beta, False, inv_n, hist, coef)
+    return coef_arr, hist_arr, loss
 
 
 # --------------------------------------------------------------------------
@@ -388,16 +516,14 @@ cdef double _weighted_auc_walk(const double[::1] values, const int[::1] rows,
     return loss * inv_n
 
 
-def _weighted_auc_cut(const floating[::1] scores, const unsigned char[::1] is_pos,
-                      Py_ssize_t n_pos, const double[::1] weight):
+def weighted_auc_cut(const floating[::1] scores, const unsigned char[::1] is_pos,
+                     Py_ssize_t n_pos, const double[::1] weight):
     """Weighted AUC cut ``(coef, loss)``; no input checks."""
     cdef Py_ssize_t n = scores.shape[0]
     cdef Py_ssize_t n_neg = n - n_pos
-    if n >= 2**31 - 1:
-        raise ValueError(f"{n} rows: the oracles index rows with 32-bit integers")
     coef_arr = np.empty(n, dtype=np.float64)
     cdef double[::1] coef = coef_arr
-    values_arr, rows_arr = _sorted_candidates(scores, is_pos, n_neg, -INFINITY, 0, coef)
+    values_arr, rows_arr = sorted_candidates(scores, is_pos, n_neg, -INFINITY, 0, coef)
     cdef const double[::1] values = values_arr
     cdef const int[::1] rows = rows_arr
     w = np.asarray(weight)

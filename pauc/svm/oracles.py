@@ -1,7 +1,8 @@
 """Most-violated-constraint oracles of the AUC / partial-AUC structural SVMs.
 
-Each oracle answers line 10 of Algorithm 1 (Narasimhan & Agarwal, paper 002)
-for the current scores ``s = X @ w`` of all training rows:
+Each oracle answers line 10 of Algorithm 1 (Narasimhan & Agarwal, 2017) for
+the current scores
+``s = X @ w`` of all training rows:
 
 .. math::
 
@@ -31,7 +32,18 @@ tight at every ``w``, the ordering of Figure 3.
 
 All searches run in O((m + j_beta) log(m + j_beta) + n log n) time (the
 naive one and the AUC sort all n negatives) and never form an ``m x n``
-matrix; the loops live in :mod:`pauc.svm._oracles`.
+matrix; the loops live in :mod:`pauc.svm._oracles`, and which loop searches
+which surrogate is the surrogate table's (:mod:`pauc.svm._surrogates`).
+These functions validate their input at every call; the estimators validate
+the labels once per fit and call the kernels directly.
+
+Scores held as a dask array of row chunks (with labels in the same chunks)
+give the same cut computed chunk by chunk on the workers, ``coef`` as a
+persisted dask array (:mod:`pauc.distributed`).
+
+References
+----------
+Narasimhan & Agarwal (2017), Algorithm 1 (line 10), Appendix B.1; Joachims (2005).  Full entries in ``docs/references.rst``.
 
 Examples
 --------
@@ -46,12 +58,12 @@ Examples
 0.5
 """
 
-import numbers
-
 import numpy as np
 
-from .._dask import is_dask_array
-from ._oracles import _cut, _weighted_auc_cut
+from .._dispatch import chunked, is_chunked
+from .._validation import check_class_weights, check_window_indices
+from ._oracles import weighted_auc_cut
+from ._surrogates import surrogate_row
 
 __all__ = [
     "auc_oracle",
@@ -101,23 +113,6 @@ def _check_scores_labels(scores, y):
     return scores, is_pos, n_pos
 
 
-def _check_indices(j_alpha, j_beta, n_neg):
-    for name, value in (("j_alpha", j_alpha), ("j_beta", j_beta)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise ValueError(f"{name} must be an integer, got {value!r}")
-    j_alpha, j_beta = int(j_alpha), int(j_beta)
-    if j_alpha < 0:
-        raise ValueError(f"j_alpha must be >= 0, got {j_alpha}")
-    if j_beta > n_neg:
-        raise ValueError(f"j_beta={j_beta} exceeds the number of negatives ({n_neg})")
-    if j_beta - j_alpha < 1:
-        raise ValueError(
-            f"j_beta - j_alpha must be >= 1 (got j_alpha={j_alpha}, j_beta={j_beta}): "
-            "the FPR window holds no negative position; widen fpr_range"
-        )
-    return j_alpha, j_beta
-
-
 def _check_sample_weight(sample_weight, scores, is_pos):
     weight = np.ascontiguousarray(sample_weight, dtype=np.float64)
     if weight.ndim != 1 or weight.shape[0] != scores.shape[0]:
@@ -125,38 +120,30 @@ def _check_sample_weight(sample_weight, scores, is_pos):
             f"sample_weight must be a 1-d array of length {scores.shape[0]}, "
             f"got shape {weight.shape}"
         )
-    if not np.isfinite(weight).all() or (weight < 0).any():
-        raise ValueError("sample_weight must be finite and non-negative")
-    mask = is_pos.view(bool)
-    if weight[mask].sum() <= 0 or weight[~mask].sum() <= 0:
-        raise ValueError("sample_weight gives one class a total weight of zero")
-    return weight
+    return check_class_weights(weight, is_pos.view(bool))
 
 
-def _is_chunked(scores):
-    """Dask scores, or the scores of a chunked fit held by actors
-    (:class:`pauc.svm._chunk_actors.ActorScores`)."""
-    return is_dask_array(scores) or getattr(scores, "_pauc_actor_scores", False)
-
-
-def _window_cut(scores, y, j_alpha, j_beta, naive):
-    """Validate, then run the shared prefix search of :mod:`pauc.svm._oracles`."""
-    if _is_chunked(scores):
-        # row-chunked scores: the same cut as a map-reduce (pauc.svm._chunked)
-        if naive:
-            raise NotImplementedError("the naive oracle has no chunked (dask) version")
-        from ._chunked import chunked_window_cut
-        return chunked_window_cut(scores, y, j_alpha, j_beta)
+def _search(surrogate, scores, y, j_alpha=None, j_beta=None, sample_weight=None):
+    """Validate, then run the surrogate table's kernel (``j_alpha = None``: the AUC)."""
+    if is_chunked(scores):
+        # row-chunked scores: the same cut, chunk by chunk (pauc._dispatch)
+        return chunked("oracle")(surrogate, scores, y, j_alpha, j_beta, sample_weight)
     scores, is_pos, n_pos = _check_scores_labels(scores, y)
-    j_alpha, j_beta = _check_indices(j_alpha, j_beta, scores.shape[0] - n_pos)
-    return _cut(scores, is_pos, n_pos, j_alpha, j_beta, naive)
+    n_neg = scores.shape[0] - n_pos
+    if j_alpha is None:
+        if sample_weight is not None:
+            weight = _check_sample_weight(sample_weight, scores, is_pos)
+            return weighted_auc_cut(scores, is_pos, n_pos, weight)
+        j_alpha, j_beta = 0, n_neg
+    j_alpha, j_beta = check_window_indices(j_alpha, j_beta, n_neg)
+    return surrogate_row(surrogate).kernel(scores, is_pos, n_pos, j_alpha, j_beta)
 
 
 def auc_oracle(scores, y, sample_weight=None):
     """Most violated constraint of the AUC structural SVM (Joachims).
 
     Maximises ``Delta_AUC(pi*, pi) - w^T (phi(S, pi*) - phi(S, pi))`` over all
-    orderings (paper 002, eqs. (5)-(7)): positives ranked by ``s_i``,
+    orderings (eqs. (5)-(7) of [1]_): positives ranked by ``s_i``,
     negatives by ``s_j + 1``, i.e. the pair ``(i, j)`` is put in the wrong
     order exactly when ``s_i - s_j < 1`` (Appendix A.1).  The surrogate
     ``loss - scores @ coef`` equals the mean pairwise hinge loss, eq. (4)
@@ -183,19 +170,16 @@ def auc_oracle(scores, y, sample_weight=None):
         ``w_i`` times the weight of those rows, over ``W+ W-``.
     loss : float
         ``Delta_AUC`` of the maximiser.
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
+    .. [2] Joachims, T. "A Support Vector Method for Multivariate Performance
+       Measures." ICML 2005.
     """
-    if _is_chunked(scores):
-        # row-chunked scores: the same cut as a map-reduce (pauc.svm._chunked)
-        if sample_weight is not None:
-            raise NotImplementedError("auc_oracle takes no sample_weight with dask scores")
-        from ._chunked import chunked_auc_cut
-        return chunked_auc_cut(scores, y)
-    scores, is_pos, n_pos = _check_scores_labels(scores, y)
-    n_neg = scores.shape[0] - n_pos
-    if sample_weight is not None:
-        weight = _check_sample_weight(sample_weight, scores, is_pos)
-        return _weighted_auc_cut(scores, is_pos, n_pos, weight)
-    return _cut(scores, is_pos, n_pos, 0, n_neg, False)
+    return _search("tight", scores, y, sample_weight=sample_weight)
 
 
 def pauc_tight_oracle(scores, y, j_alpha, j_beta):
@@ -229,8 +213,14 @@ def pauc_tight_oracle(scores, y, j_alpha, j_beta):
         0 on the other negatives, with ``N = m (j_beta - j_alpha)``.
     loss : float
         ``Delta^tr_pAUC`` of the maximiser, eq. (17).
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
     """
-    return _window_cut(scores, y, j_alpha, j_beta, naive=False)
+    return _search("tight", scores, y, j_alpha, j_beta)
 
 
 def pauc_naive_oracle(scores, y, j_alpha, j_beta):
@@ -264,8 +254,14 @@ def pauc_naive_oracle(scores, y, j_alpha, j_beta):
         ``N = m (j_beta - j_alpha)``.
     loss : float
         ``Delta_pAUC`` of the maximiser.
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
     """
-    return _window_cut(scores, y, j_alpha, j_beta, naive=True)
+    return _search("naive", scores, y, j_alpha, j_beta)
 
 
 def structural_surrogate(oracle, scores, y, **kwargs):
@@ -289,6 +285,12 @@ def structural_surrogate(oracle, scores, y, **kwargs):
     Returns
     -------
     float
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
     """
     coef, loss = oracle(scores, y, **kwargs)
     return float(loss - np.asarray(scores, dtype=np.float64) @ coef)

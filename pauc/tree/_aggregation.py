@@ -1,7 +1,7 @@
-"""Aggregating B ranking trees into one ranking (paper 003, §3.2 and §3.3, step 3).
+"""Aggregating B ranking trees into one ranking (Ranking Forests, §3.2 and §3.3, step 3).
 
 Every tree b ranks its leaves (leaf 0 first).  On a reference sample, the
-*cells* of the common refinement P* = ∩_b P_b (paper 003, §3.2, App. B) are
+*cells* of the common refinement P* = ∩_b P_b (§3.2, App. B) are
 the distinct leaf signatures ``(leaf_1(x), …, leaf_B(x))``; a cell's mass is
 the number of reference points in it.  Each tree induces a ranking of the
 cells (cells in one leaf of tree b are tied in it): this is the *profile*
@@ -27,8 +27,8 @@ Aggregations (``RankingForest(aggregation=...)``)
 ``"footrule"``
     exact Spearman-footrule median over strict rankings of the cells, a
     minimum-cost assignment of cells to positions
-    (``scipy.optimize.linear_sum_assignment``; Dwork et al., ref. [23] of the
-    paper); also a 2-approximation of the Kendall median.
+    (``scipy.optimize.linear_sum_assignment``; Dwork et al. 2001); also a
+    2-approximation of the Kendall median.
 ``"plugin"``
     "plug-in bagging" (Remark 6, eq. (8)): the mean over the trees of the
     empirical cdf of the in-bag negatives below a point's leaf, each tree
@@ -38,6 +38,8 @@ Aggregations (``RankingForest(aggregation=...)``)
 
 Ranks follow App. A: ascending (larger = better) mid-ranks, each cell
 weighted by its mass.
+
+The full references are in the docstrings of :class:`pauc.tree.RankingForest` and of the functions below.
 """
 
 from dataclasses import dataclass
@@ -63,6 +65,12 @@ class CellProfile:
         Number of reference points in each cell (the empirical μ(C_k), unnormalised).
     inverse : int64 array of shape (n_reference,)
         The cell of each reference point.
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       §3.2 and Appendix B (the cells of P*).
     """
 
     cell_leaves: np.ndarray
@@ -87,6 +95,12 @@ def cell_profile(leaves, sample_weight=None):
         ``leaves[i, b]`` = leaf of tree b holding point i, 0 = best-ranked leaf.
     sample_weight : array of shape (n_reference,), default=None
         Mass of each reference point (default 1).
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       §3.2 and Appendix B.
     """
     leaves = np.asarray(leaves)
     if leaves.ndim != 2 or leaves.shape[0] == 0 or leaves.shape[1] == 0:
@@ -124,6 +138,12 @@ def cell_ranks(cell_leaves, weights=None):
     Returns
     -------
     ranks : float64 array of shape (K, B)
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       Appendix A (ranks).
     """
     cell_leaves, weights = _check_profile(cell_leaves, weights)
     ranks = np.empty(cell_leaves.shape, dtype=np.float64)
@@ -146,6 +166,12 @@ def kendall_cost(keys, cell_leaves, weights=None):
     ``keys[k]`` scores cell k (larger = ranked higher, equal = tied).  Equals
     Σ_b ``kendall_tau_distance(keys, −cell_leaves[:, b], sample_weight=weights)``;
     computed here from the pairwise table in O(K² + K²B).
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       §3.2.2, eq. (4) and (7).
     """
     cell_leaves, weights = _check_profile(cell_leaves, weights)
     keys = np.ascontiguousarray(keys, dtype=np.float64)
@@ -157,14 +183,21 @@ def _dense(values):
     return np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.float64)
 
 
-def mean_rank_order(cell_leaves, weights=None):
-    """Consensus by mean rank (Borda): keys = mean over trees of the cell's mid-rank."""
-    return cell_ranks(cell_leaves, weights).mean(axis=1)
+def rank_order(cell_leaves, weights=None, reduce="mean"):
+    """Consensus by mean rank (Borda, ``reduce="mean"``) or median rank
+    (``reduce="median"``): keys = the mean or median over trees of the cell's
+    mid-rank.
 
-
-def median_rank_order(cell_leaves, weights=None):
-    """Consensus by median rank: keys = median over trees of the cell's mid-rank."""
-    return np.median(cell_ranks(cell_leaves, weights), axis=1)
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       §5 (the mean and the median ranks, the starts of the annealing).
+    """
+    if reduce not in ("mean", "median"):
+        raise ValueError(f"reduce must be 'mean' or 'median', got {reduce!r}")
+    ranks = cell_ranks(cell_leaves, weights)
+    return ranks.mean(axis=1) if reduce == "mean" else np.median(ranks, axis=1)
 
 
 def footrule_median(cell_leaves, weights=None):
@@ -180,6 +213,15 @@ def footrule_median(cell_leaves, weights=None):
     -------
     keys : float64 array of shape (K,)
         The position of each cell, 1..K.
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       §3.2.1 (Spearman footrule).
+    .. [2] Dwork, C., Kumar, R., Naor, M. and Sivakumar, D. "Rank aggregation
+       methods for the Web." Proceedings of the 10th International World Wide
+       Web Conference (WWW), 2001.
     """
     cell_leaves, weights = _check_profile(cell_leaves, weights)
     ranks = cell_ranks(cell_leaves, None)                 # (K, B) unweighted mid-ranks
@@ -209,6 +251,12 @@ class KemenyResult:
         The same objective for the starting (mean-rank) order.
     n_iter : int
         Annealing moves proposed.
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       §3.2.3, eq. (7).
     """
 
     keys: np.ndarray
@@ -221,7 +269,7 @@ def kemeny_median(cell_leaves, weights=None, *, n_iter=None, init="mean_rank",
                   temperature=1.0, allow_ties=True, max_sweeps=50, random_state=None):
     """Approximate Kendall median of the trees' rankings of the cells.
 
-    Paper 003, §3.2.3 (eq. (7) with d = d_τ) and §5: simulated annealing
+    Ranking Forests, §3.2.3 (eq. (7) with d = d_τ) and §5: simulated annealing
     over bucket orders (ties allowed), started from the mean- or median-rank
     order, then a best-insertion local search.  The pairwise table
     ``A[k, l] = #{b : k strictly above l in tree b}`` is built once (O(K²B)
@@ -237,11 +285,10 @@ def kemeny_median(cell_leaves, weights=None, *, n_iter=None, init="mean_rank",
     n_iter : int, default=None
         Annealing moves; ``None`` gives ``max(2000, K, min(20000, 4·10⁶/K))``
         (20,000 up to K = 200 cells, 2,000 at K = 2,000); 0 skips the
-        annealing (local search only).  Measured on a forest of 50 trees
-        on RF 20 (K = 2,000 cells): 20,000 moves at ``temperature=1`` never
-        improved on the mean-rank start (0.14 % at ``temperature=0.001``),
-        while the best-insertion descent lowered the objective by 1.7 %; the
-        default budget keeps the paper's annealing step at a small cost.
+        annealing (local search only).  On large profiles the best-insertion
+        descent does most of the improvement (figures in the notes of
+        ``bench/bench_tree.py``); the default budget keeps the paper's
+        annealing step at a small cost.
     init : {"mean_rank", "median_rank"}, default="mean_rank"
         Starting order (the paper's two options).
     temperature : float, default=1.0
@@ -259,6 +306,12 @@ def kemeny_median(cell_leaves, weights=None, *, n_iter=None, init="mean_rank",
     Returns
     -------
     KemenyResult
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       §3.2.3, eq. (7), and §5.
     """
     cell_leaves, weights = _check_profile(cell_leaves, weights)
     if init not in ("mean_rank", "median_rank"):
@@ -274,8 +327,7 @@ def kemeny_median(cell_leaves, weights=None, *, n_iter=None, init="mean_rank",
     if not (np.isfinite(temperature) and temperature > 0):
         raise ValueError(f"temperature must be positive, got {temperature!r}")
     rng = check_random_state(random_state)
-    start = mean_rank_order(cell_leaves, weights) if init == "mean_rank" else \
-        median_rank_order(cell_leaves, weights)
+    start = rank_order(cell_leaves, weights, init.removesuffix("_rank"))
     start_keys = _dense(start) if allow_ties else \
         np.argsort(np.argsort(start, kind="stable"), kind="stable").astype(np.float64)
     table = pairwise_wins(cell_leaves)
@@ -373,6 +425,12 @@ class LeafTableScorer:
     cells the score is the cell's mean / median rank) and by ``"plugin"``
     (the value is eq. (8)'s empirical cdf of negatives).  Any point, seen or
     not, is scored in O(B).
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       §3.2.4 and Remark 6, eq. (8).
     """
 
     def __init__(self, tables, reduce="mean"):
@@ -387,7 +445,14 @@ class LeafTableScorer:
 
 
 def midrank_tables(leaves, n_leaves):
-    """Per tree, the mid-rank of each leaf among the reference points (App. A)."""
+    """Per tree, the mid-rank of each leaf among the reference points (App. A).
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       Appendix A.
+    """
     n_trees = leaves.shape[1]
     tables = np.zeros((n_trees, int(max(n_leaves))))
     weights = np.ones(leaves.shape[0])
@@ -403,6 +468,12 @@ def plugin_tables(inbag_leaves, inbag_negative, n_leaves):
 
     ``inbag_leaves[b]``: leaves of tree b's in-bag points (with repetitions);
     ``inbag_negative[b]``: their negative-class mask.
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       Remark 6, eq. (8).
     """
     tables = np.zeros((len(n_leaves), int(max(n_leaves))))
     for b, (leaf, neg) in enumerate(zip(inbag_leaves, inbag_negative)):
@@ -423,6 +494,12 @@ class ConsensusScorer:
     buckets gives ``2g``.  Unseen points that land in the same gap are then
     ordered by their mean rank (an offset within ±¼, which never crosses a
     bucket), so that they are not all tied.
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577),
+       §3.2.3 (the placement of unseen cells is pauc's, not the paper's).
     """
 
     def __init__(self, profile, keys, mean_rank_tables):

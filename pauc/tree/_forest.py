@@ -1,6 +1,6 @@
 """Ranking Forest: bagged, feature-randomised TreeRank trees and their consensus.
 
-Paper 003 (Clémençon, "Ranking Forests"), §3.3, algorithm RANKING FOREST:
+The algorithm RANKING FOREST of Clémençon, Depecker & Vayatis (2013, §3.3):
 
 1. parameters: B replicates, bootstrap size n*, TreeRank settings, feature
    randomisation FR (§3.1), pseudo-metric d;
@@ -12,6 +12,8 @@ Paper 003 (Clémençon, "Ranking Forests"), §3.3, algorithm RANKING FOREST:
 
 The trees are independent given their seeds, which are all drawn before any
 tree is fitted: ``n_jobs`` changes the speed, never the result.
+
+The full references are in the docstrings of :class:`RankingForest`.
 """
 
 import numbers
@@ -21,11 +23,8 @@ import scipy.sparse as sp
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
-
-from .._base import BinaryRankerMixin
-from .._validation import check_int
+from .._base import (BOOLEAN, N_JOBS, POS_LABEL, RANDOM_STATE, BaseRanker, Interval,
+                     Options)
 from .._rank_distance import labels_kendall_distance
 from ._aggregation import (
     AGGREGATIONS,
@@ -37,7 +36,7 @@ from ._aggregation import (
     midrank_tables,
     plugin_tables,
 )
-from . import _splitter
+from . import _grow
 from ._treerank import TreeRank
 
 # The stability diagnostic compares B(B−1)/2 pairs of trees; on large samples
@@ -67,8 +66,8 @@ def _fit_tree(params, X, is_pos, classes, counts, ranks, seed):
     return tree, tree._training_leaves(X, row_node).astype(np.int32)
 
 
-class RankingForest(BinaryRankerMixin, BaseEstimator):
-    """Ranking Forest: bootstrap + feature randomisation + rank aggregation (paper 003, §3.3).
+class RankingForest(BaseRanker, BaseEstimator):
+    """Ranking Forest: bootstrap + feature randomisation + rank aggregation ([1]_, §3.3).
 
     Each of the ``n_estimators`` trees is a :class:`~pauc.tree.TreeRank` grown
     on a bootstrap sample with feature randomisation FR1 (``max_features``
@@ -92,16 +91,14 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         TreeRank's stopping rules (see :class:`~pauc.tree.TreeRank`), counted
         with the resample's repetitions.  The paper does not state its
         stopping rules; these values were chosen on the simulated problems of
-        §5 (n = 2,000, Table 1 protocol): on RF 20 Case 7 the mean test AUC was
-        0.7407 (10 training sets), 0.7382 with (100, 25), 0.7377 with
-        (200, 50), and about 0.01 lower with (50, 10) (4 training sets).
+        its §5 (n = 2,000, the Table 1 protocol; the figures are in the notes
+        of ``bench/bench_tree.py``).
     leafrank_max_depth : int, default=10
         Depth of the LeafRank splitting trees (paper §5: 10, or < 8 for RF 10 sparse).
     leafrank_criterion : {"gini", "gain"}, default="gini"
         LeafRank's cut criterion (see :class:`~pauc.tree.TreeRank`): the
         cost-weighted Gini impurity of CART, as the paper's "cost-sensitive
-        CART" (§2.3.1; spec §4.2 takes Gini as the default); on RF 20 Case 7,
-        0.7407 against 0.7360 with ``"gain"`` (10 training sets).
+        CART" (§2.3.1); slightly better than ``"gain"`` on RF 20 (same notes).
     max_features : int, float, "sqrt", "log2" or None, default=None
         FR1, q0 ("TRK rfs"): features drawn at each master-tree node
         (``None``: all q).
@@ -110,10 +107,9 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         (a float or "sqrt"/"log2" is taken of q0; ``None``: all q0).  The
         default, FR2 alone with q1 = ⌊√q0⌋, is the per-node feature draw of
         random forests; Table 1's rows with q0 = q (Cases 2, 5 and 8) are
-        within 0.006 of its best rows.  Mean test AUC over 6 training sets:
-        0.754 on RF 20 (0.738 with q0 = q1 = 5), 0.878 on RF 10 sparse (0.880)
-        and 0.719 on RF 10 (0.727).  Only the q1 drawn features are sorted at
-        a LeafRank node, so a small q1 also makes the fit fast.
+        within 0.006 of its best rows (our comparison with q0 = q1 = 5 is in
+        the notes of ``bench/bench_tree.py``).  Only the q1 drawn features are
+        sorted at a LeafRank node, so a small q1 also makes the fit fast.
     aggregation : {"kemeny", "mean_rank", "median_rank", "footrule", "plugin", \
 "mean_score"}, default="kemeny"
         ``"kemeny"``: approximate Kendall median (the paper's §5); the others
@@ -135,7 +131,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         reference is a random subset of ``max_cells`` training rows; the other
         cells are scored as unseen.
     oob_score : bool, default=False
-        Compute ``oob_score_``, the out-of-bag AUC (§3.3).
+        Compute ``oob_score_``, the out-of-bag AUC (§3.3; see ``oob_score_``).
     compute_stability : bool, default=False
         Compute ``stability_`` (eq. (9)) during ``fit``: B(B−1)/2 Kendall
         distances, so off by default (:meth:`stability` computes it on demand).
@@ -150,7 +146,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
     estimators_ : list of TreeRank
     estimators_samples_ : list of int arrays
         Row indices of each tree's resample (with repetitions).
-    classes_ : array of shape (2,); ``classes_[1]`` is the positive class.
+    classes_ : array of shape (2,); ``[negative label, positive label]``.
     n_features_in_ : int
     n_cells_ : int
         Number K of cells of P* seen in the reference (training) sample.
@@ -164,21 +160,37 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         between their rankings of the training points (at most 2000 of them);
         see :meth:`stability` for another sample.
     oob_score_ : float
-        With ``oob_score=True``: out-of-bag AUC.  Each (positive, negative)
-        training pair is decided by a majority vote of the trees whose
-        resample contains neither point (½ for a tied vote); pairs that no
-        tree leaves out are skipped.
+        With ``oob_score=True``: out-of-bag AUC.  Each training point is scored
+        by the mean, over the trees whose resample does not hold it, of the
+        mid-rank of its leaf among the training points (the ``"mean_rank"``
+        aggregation of the trees that did not see it, as random forests score
+        out of bag); ``oob_score_`` is the AUC of these scores over the points
+        that some tree leaves out.  The paper (§3.3) judges each pair by the
+        trees whose resample holds neither point without saying how to combine
+        them; a vote per pair costs O(n+·n-·B), this estimate O(n·B + n log n),
+        and it estimates the forest's AUC rather than that of a few trees.
 
     Notes
     -----
     Unseen cells: a test point whose leaf signature does not occur in the
     training sample (the usual case with B = 50 trees) is placed where its
     Kendall cost against the B trees is least, the consensus of the training
-    cells staying fixed (spec §6.6); :meth:`rank_transductive` instead takes the
-    median over the cells of the points to rank (paper §3.2.4, option 2).
+    cells staying fixed (pauc's choice: the paper does not say how to score
+    unseen cells); :meth:`rank_transductive` instead takes the median over the
+    cells of the points to rank (§3.2.4, option 2).
 
     The annealing is a heuristic for an NP-hard problem (§3.2.3): it carries
     none of the guarantees of §4, which assume an exact median.
+
+    References
+    ----------
+    .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010;
+       sections, equations and Table 1 numbered as in the preprint).
+    .. [2] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint hal-00268068).
+    .. [3] Breiman, L. "Random forests." Machine Learning 45(1), 2001 (the
+       out-of-bag estimate).
 
     Examples
     --------
@@ -195,7 +207,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
                  leafrank_criterion="gini", max_features=None, leafrank_max_features="sqrt",
                  aggregation="kemeny", kemeny_n_iter=None, kemeny_allow_ties=True,
                  max_cells=2000, oob_score=False, compute_stability=False, n_jobs=None,
-                 random_state=None):
+                 random_state=None, pos_label=None):
         self.n_estimators = n_estimators
         self.max_samples = max_samples
         self.bootstrap = bootstrap
@@ -214,27 +226,38 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         self.compute_stability = compute_stability
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.pos_label = pos_label
 
     # ------------------------------------------------------------------ checks
-    def _check_params(self, n_samples):
-        check_int(self.n_estimators, "n_estimators", 1)
-        if self.aggregation not in AGGREGATIONS:
-            raise ValueError(f"aggregation must be one of {AGGREGATIONS}, got {self.aggregation!r}")
-        check_int(self.max_cells, "max_cells", 2)
-        if self.kemeny_n_iter is not None:
-            check_int(self.kemeny_n_iter, "kemeny_n_iter", 0)
-        m = self.max_samples
+    _parameter_constraints = {
+        **{name: constraints for name, constraints in TreeRank._parameter_constraints.items()
+           if name not in ("prune", "cv")},
+        "n_estimators": [Interval(int, 1)],
+        "max_samples": [Options(None), Interval(int, 2), Interval(float, 0.0, 1.0,
+                                                                  closed="right")],
+        "bootstrap": BOOLEAN,
+        "aggregation": [Options(*AGGREGATIONS)],
+        "kemeny_n_iter": [Options(None), Interval(int, 0)],
+        "kemeny_allow_ties": BOOLEAN,
+        "max_cells": [Interval(int, 2)],
+        "oob_score": BOOLEAN,
+        "compute_stability": BOOLEAN,
+        "n_jobs": N_JOBS,
+        "random_state": RANDOM_STATE,
+        "pos_label": POS_LABEL,
+    }
+
+    def _resample_size(self, n_samples):
+        """The resample size ``n*`` from ``max_samples``."""
+        m = self.max_samples       # None, an int >= 2 or a float in (0, 1] (validate_params)
         if m is None:
             return n_samples
-        if isinstance(m, numbers.Integral) and not isinstance(m, bool):
-            if m < 2 or (not self.bootstrap and m > n_samples):
-                raise ValueError(f"max_samples={m} must be at least 2 and, without "
-                                 f"bootstrap, at most n_samples={n_samples}")
+        if isinstance(m, numbers.Integral):
+            if not self.bootstrap and m > n_samples:
+                raise ValueError(f"max_samples={m} must be at most n_samples={n_samples} "
+                                 "without bootstrap")
             return int(m)
-        if isinstance(m, numbers.Real) and 0.0 < m <= 1.0:
-            return max(2, int(round(m * n_samples)))
-        raise ValueError(
-            f"max_samples must be None, a positive int or a float in (0, 1], got {m!r}")
+        return max(2, int(round(m * n_samples)))
 
     def _tree_params(self):
         return dict(max_depth=self.max_depth, min_samples_split=self.min_samples_split,
@@ -252,27 +275,28 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
             Sparse input is densified once (TreeRank works on dense columns).
-        y : array-like of shape (n_samples,), two classes; ``classes_[1]`` (the
-            larger label) is the positive class.
+        y : array-like of shape (n_samples,), two classes; ``pos_label`` is the
+            positive one.
 
         Returns
         -------
         self
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           §3.3 (the algorithm RANKING FOREST), §3.1 (FR1/FR2).
         """
-        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc", "coo"],
-                             dtype=np.float64, ensure_min_samples=2)
+        self._validate_params()
+        X, is_pos, _ = self._validate_training_data(
+            X, y, accept_sparse=["csr", "csc", "coo"], dtype=[np.float64], ensure_min_samples=2)
         if sp.issparse(X):
             X = X.toarray()
-        check_classification_targets(y)
-        classes, y_index = np.unique(y, return_inverse=True)
-        if classes.shape[0] != 2:
-            raise ValueError(f"RankingForest needs exactly two classes in y, got "
-                             f"{classes.shape[0]}: {classes[:10].tolist()}")
         n_samples = X.shape[0]
-        n_star = self._check_params(n_samples)
-        TreeRank(**self._tree_params())._validate_params(X.shape[1])   # fail before the pool
-        self.classes_ = classes
-        is_pos = y_index == 1
+        n_star = self._resample_size(n_samples)
+        TreeRank(**self._tree_params())._resolve_params(X.shape[1])   # fail before the pool
+        classes = self.classes_
         rng = check_random_state(self.random_state)
 
         # Resamples and seeds are all drawn here, in order, so that the trees do
@@ -292,7 +316,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
 
         params = self._tree_params()
         X = np.asfortranarray(X)
-        ranks = _splitter.rank_features(X, _argsort_columns(X, self.n_jobs))
+        ranks = _grow.rank_features(X, _argsort_columns(X, self.n_jobs))
         is_pos_u8 = is_pos.astype(np.uint8)
         # Threads: the growth runs in Cython without the GIL and shares X and ranks.
         fitted = Parallel(n_jobs=self.n_jobs, prefer="threads")(
@@ -353,9 +377,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ predict
     def _check_X(self, X):
-        check_is_fitted(self, "estimators_")
-        X = validate_data(self, X, reset=False, accept_sparse=["csr", "csc", "coo"],
-                          dtype=np.float64)
+        X = self._validate_X(X, accept_sparse=["csr", "csc", "coo"], dtype=[np.float64])
         return X.toarray() if sp.issparse(X) else X
 
     def decision_function(self, X):
@@ -370,6 +392,12 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples,)
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           §3.2-3.3 (aggregation), eq. (8) (plug-in).
         """
         X = self._check_X(X)
         if self.aggregation == "mean_score":
@@ -390,6 +418,12 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
             Bucket level of each sample's cell (0 = bottom).
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           §3.2.4 (ranks vs. rankings), §3.2.3 (median rankings).
         """
         X = self._check_X(X)
         profile = cell_profile(self._leaves(X))
@@ -401,7 +435,7 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ diagnostics
     def stability(self, X):
-        """Ŝtab_n (paper 003, eq. (9) and below): mean d̂_τX between pairs of trees.
+        """Ŝtab_n (Ranking Forests, eq. (9) and below): mean d̂_τX between pairs of trees.
 
         d̂_τX (eq. (6)) is the share of pairs of samples of X that two trees
         order discordantly, counting ½ for a pair tied by one tree only.
@@ -409,6 +443,12 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         Returns
         -------
         float
+
+        References
+        ----------
+        .. [1] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+           of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010),
+           eq. (6) and (9).
         """
         return self._stability_of(self._leaves(self._check_X(X)), None)
 
@@ -427,23 +467,30 @@ class RankingForest(BinaryRankerMixin, BaseEstimator):
         return 2.0 * total / (n_trees * (n_trees - 1))
 
     def _oob_auc(self, leaves, is_pos):
-        n_samples, n_trees = leaves.shape
-        oob = np.ones((n_samples, n_trees), dtype=bool)
+        """Out-of-bag AUC (§3.3): every training point scored by the trees whose
+        resample does not hold it, then one AUC over the points.
+
+        A point's out-of-bag score is the mean, over those trees, of the mid-rank
+        of its leaf among the training points (the mean-rank aggregation of the
+        trees that did not see it, as random forests score a point by the trees
+        that did not see it); the AUC of these scores is one sort-based count
+        (:func:`pauc.metrics.roc_auc`).  O(n·B) to add up the scores and
+        O(n log n) for the AUC, never the n+·n- pairs.
+        """
+        from ..metrics import roc_auc
+
+        n_samples = leaves.shape[0]
+        total = np.zeros(n_samples)
+        n_oob = np.zeros(n_samples, dtype=np.int64)
+        oob = np.empty(n_samples, dtype=bool)
         for b, rows in enumerate(self.estimators_samples_):
-            oob[rows, b] = False
-        pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
-        leaves_neg, oob_neg = leaves[neg], oob[neg]
-        total, n_pairs = 0.0, 0
-        # One positive at a time: O(n_neg · B) memory, never the n_pos × n_neg pairs.
-        for i in pos:
-            usable = oob_neg & oob[i]
-            up = ((leaves[i] < leaves_neg) & usable).sum(axis=1)
-            down = ((leaves[i] > leaves_neg) & usable).sum(axis=1)
-            voted = usable.any(axis=1)
-            total += float((up[voted] > down[voted]).sum()
-                           + 0.5 * (up[voted] == down[voted]).sum())
-            n_pairs += int(voted.sum())
-        if n_pairs == 0:
-            raise ValueError("no (positive, negative) pair is out of bag for any tree; "
-                             "oob_score needs more trees or smaller resamples")
-        return total / n_pairs
+            oob.fill(True)
+            oob[rows] = False            # a row drawn twice is in the bag all the same
+            total[oob] += self._mean_rank_tables[b, leaves[oob, b]]
+            n_oob[oob] += 1
+        seen = n_oob > 0
+        y_seen = is_pos[seen]
+        if y_seen.all() or not y_seen.any():
+            raise ValueError("no positive or no negative training sample is out of bag for "
+                             "any tree; oob_score needs more trees or smaller resamples")
+        return float(roc_auc(y_seen.astype(np.uint8), total[seen] / n_oob[seen]))

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Kendall (Kemeny) median of a profile of tree rankings: the hot loops.
 
-Paper 003, §3.2.3 and §5: the consensus of the B ranking trees is a median,
+Clémençon, Depecker & Vayatis ("Ranking Forests", JMLR 14, 2013; preprint
+hal-00452577), §3.2.3 and §5: the consensus of the B ranking trees is a median,
 in the Kendall-with-ties sense, of the B rankings they induce on the cells of
 the common refinement P*; the paper computes it "by means of a simulated
 annealing method (with the ranking of P*_B's cells obtained by taking the
@@ -28,6 +29,9 @@ Representation
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport exp
+from libc.stdint cimport uint64_t
+
+from ._utils cimport rand_below, rand_uniform
 
 cnp.import_array()
 
@@ -35,25 +39,6 @@ ctypedef cnp.int16_t count_t
 
 # Keys closer than this are re-spread before a new bucket is wedged between them.
 cdef double MIN_GAP = 1e-7
-
-
-# ---------------------------------------------------------------- random numbers
-# A tiny seeded generator (splitmix64) so that the annealing is reproducible from
-# ``random_state`` and can run without the GIL.
-cdef inline unsigned long long _next(unsigned long long *state) noexcept nogil:
-    state[0] += <unsigned long long>0x9E3779B97F4A7C15
-    cdef unsigned long long z = state[0]
-    z = (z ^ (z >> 30)) * <unsigned long long>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <unsigned long long>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline double _uniform(unsigned long long *state) noexcept nogil:
-    return (_next(state) >> 11) * (1.0 / 9007199254740992.0)
-
-
-cdef inline Py_ssize_t _below(unsigned long long *state, Py_ssize_t n) noexcept nogil:
-    return <Py_ssize_t>(_next(state) % <unsigned long long>n)
 
 
 # ---------------------------------------------------------------- pair costs
@@ -67,6 +52,57 @@ cdef inline double _pair_cost(double key_k, double key_l, int a_kl, int a_lk,
     return 0.5 * (a_kl + a_lk)
 
 
+cdef inline void _wins(const cnp.int32_t* a, const cnp.int32_t* b, Py_ssize_t n_trees,
+                       int* above, int* below) noexcept nogil:
+    """Number of trees ranking a strictly above b (a smaller leaf index) and
+    strictly below it, from the two rows of leaves ``a`` and ``b``."""
+    cdef Py_ssize_t t
+    cdef int up = 0, down = 0
+    for t in range(n_trees):
+        if a[t] < b[t]:
+            up = up + 1
+        elif a[t] > b[t]:
+            down = down + 1
+    above[0] = up
+    below[0] = down
+
+
+cdef inline void _placement_costs(double weight, int above, int below, int n_trees,
+                                  double* up, double* down, double* tie) noexcept nogil:
+    """Σ_b U(≼, ≼_b) of one pair (k, m), times ``weight``, when k is put strictly
+    above m (``up``), strictly below it (``down``) or tied with it (``tie``);
+    ``above`` / ``below`` trees rank k strictly above / below m."""
+    up[0] = weight * (n_trees + below - above)
+    down[0] = weight * (n_trees + above - below)
+    tie[0] = weight * (above + below)
+
+
+cdef inline Py_ssize_t _bucket_sums(const double* keys, const cnp.int64_t* order,
+                                    Py_ssize_t n, Py_ssize_t i, Py_ssize_t skip,
+                                    const double* up, const double* down, const double* tie,
+                                    double* s_down, double* s_tie, double* s_swap,
+                                    Py_ssize_t* last) noexcept nogil:
+    """Costs of the cells of the bucket that starts at ``order[i]`` (``order``
+    sorts the cells by key), cell ``skip`` left out: the sums of ``down`` and
+    ``tie`` and of ``up − down`` (what moving a cell from below the bucket to
+    above it changes).  Returns the end of the bucket; ``last`` receives the
+    last cell counted (unchanged if none)."""
+    cdef double kv = keys[order[i]]
+    cdef Py_ssize_t m
+    s_down[0] = 0.0
+    s_tie[0] = 0.0
+    s_swap[0] = 0.0
+    while i < n and keys[order[i]] == kv:
+        m = order[i]
+        if m != skip:
+            s_down[0] = s_down[0] + down[m]
+            s_tie[0] = s_tie[0] + tie[m]
+            s_swap[0] = s_swap[0] + up[m] - down[m]
+            last[0] = m
+        i = i + 1
+    return i
+
+
 def pairwise_wins(const cnp.int32_t[:, ::1] cell_leaves):
     """``A[k, l]`` = number of trees ranking cell k strictly above cell l.
 
@@ -77,21 +113,12 @@ def pairwise_wins(const cnp.int32_t[:, ::1] cell_leaves):
         raise ValueError("at most 32767 trees are supported by the pairwise table")
     A_arr = np.zeros((n_cells, n_cells), dtype=np.int16)
     cdef count_t[:, ::1] A = A_arr
-    cdef Py_ssize_t k, l, b
+    cdef Py_ssize_t k, l
     cdef int up, down
-    cdef cnp.int32_t lk, ll
     with nogil:
         for k in range(n_cells):
             for l in range(k + 1, n_cells):
-                up = 0
-                down = 0
-                for b in range(n_trees):
-                    lk = cell_leaves[k, b]
-                    ll = cell_leaves[l, b]
-                    if lk < ll:
-                        up = up + 1
-                    elif lk > ll:
-                        down = down + 1
+                _wins(&cell_leaves[k, 0], &cell_leaves[l, 0], n_trees, &up, &down)
                 A[k, l] = <count_t>up
                 A[l, k] = <count_t>down
     return A_arr
@@ -185,7 +212,7 @@ def _respread(double[::1] keys):
 
 
 def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n_trees,
-           Py_ssize_t n_iter, double temperature, unsigned long long seed,
+           Py_ssize_t n_iter, double temperature, uint64_t seed,
            bint allow_ties=True, AT=None):
     """Simulated annealing over bucket orders, keeping the best order visited.
 
@@ -204,7 +231,7 @@ def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
     start_cost, best_cost : float
     """
     cdef Py_ssize_t n = keys.shape[0], it, k, l, i, n_up = 0
-    cdef unsigned long long state = seed
+    cdef uint64_t state = seed
     cdef int mode, narrow
     cdef double new_key, delta, cur, best, start, t0, t, ratio, uphill = 0.0
     best_keys_arr = np.array(keys, dtype=np.float64, copy=True)
@@ -219,10 +246,10 @@ def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
     with nogil:
         # Scale of the temperature: the typical cost of an uphill move here.
         for it in range(200):
-            k = _below(&state, n)
-            l = _below(&state, n - 1)
+            k = rand_below(&state, n)
+            l = rand_below(&state, n - 1)
             l = l + 1 if l >= k else l
-            mode = <int>_below(&state, 3) if allow_ties else 1 + <int>_below(&state, 2)
+            mode = <int>rand_below(&state, 3) if allow_ties else 1 + <int>rand_below(&state, 2)
             if _propose(keys, k, l, mode, &new_key) == 0:
                 delta = _move_delta(keys, A, At, w, n_trees, k, new_key)
                 if delta > 0:
@@ -233,10 +260,10 @@ def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
         t = t0
     with nogil:
         for it in range(n_iter):
-            k = _below(&state, n)
-            l = _below(&state, n - 1)
+            k = rand_below(&state, n)
+            l = rand_below(&state, n - 1)
             l = l + 1 if l >= k else l
-            mode = <int>_below(&state, 3) if allow_ties else 1 + <int>_below(&state, 2)
+            mode = <int>rand_below(&state, 3) if allow_ties else 1 + <int>rand_below(&state, 2)
             narrow = _propose(keys, k, l, mode, &new_key)
             if narrow:
                 # Rare: a gap halved ~20 times; re-spread under the GIL and go on.
@@ -246,7 +273,7 @@ def anneal(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
             t = t * ratio
             if new_key != keys[k]:
                 delta = _move_delta(keys, A, At, w, n_trees, k, new_key)
-                if delta <= 0.0 or (t > 0.0 and _uniform(&state) < exp(-delta / t)):
+                if delta <= 0.0 or (t > 0.0 and rand_uniform(&state) < exp(-delta / t)):
                     keys[k] = new_key
                     cur = cur + delta
                     if cur < best - 1e-9 * (1.0 + best):
@@ -300,18 +327,8 @@ cdef Py_ssize_t _best_insertion(const double[::1] keys, const cnp.int64_t[::1] o
             have_current = True
         if best_hi[0] == -1 and not join[0] and best_lo[0] == prev_cell:
             best_hi[0] = order[i]
-        s_down = 0.0
-        s_tie = 0.0
-        s_swap = 0.0
-        i2 = i
-        while i2 < n and keys[order[i2]] == kv:
-            m = order[i2]
-            if m != k:
-                s_down = s_down + down_cost[m]
-                s_tie = s_tie + tie_cost[m]
-                s_swap = s_swap + up_cost[m] - down_cost[m]
-                prev_cell = m
-            i2 = i2 + 1
+        i2 = _bucket_sums(&keys[0], &order[0], n, i, k, &up_cost[0], &down_cost[0],
+                          &tie_cost[0], &s_down, &s_tie, &s_swap, &prev_cell)
         join_cost = cur - s_down + s_tie
         if kv == my_key:
             current_cost[0] = join_cost
@@ -338,12 +355,9 @@ cdef void _pair_costs_of(Py_ssize_t k, const count_t[:, ::1] A, const count_t[:,
                          const double[::1] w, int n_trees, double[::1] up,
                          double[::1] down, double[::1] tie) noexcept nogil:
     cdef Py_ssize_t m
-    cdef double wkm
     for m in range(A.shape[0]):
-        wkm = w[k] * w[m] * 0.5
-        up[m] = wkm * (n_trees + AT[k, m] - A[k, m])
-        down[m] = wkm * (n_trees + A[k, m] - AT[k, m])
-        tie[m] = wkm * (A[k, m] + AT[k, m])
+        _placement_costs(w[k] * w[m] * 0.5, A[k, m], AT[k, m], n_trees, &up[m], &down[m],
+                         &tie[m])
 
 
 def polish(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n_trees,
@@ -413,14 +427,26 @@ def polish(double[::1] keys, const count_t[:, ::1] A, const double[::1] w, int n
     return kemeny_cost(keys, A, w, n_trees, At), sweep
 
 
+cdef inline void _offer(double cost, double position, double tol, double* best,
+                        double* first, double* last) noexcept nogil:
+    """Positions are offered in increasing order: keep the least cost (within
+    ``tol``) and the lowest and highest positions reaching it."""
+    if cost < best[0] - tol:
+        best[0] = cost
+        first[0] = position
+        last[0] = position
+    elif cost <= best[0] + tol:
+        last[0] = position
+
+
 def insert_points(const cnp.int32_t[:, ::1] point_leaves, const cnp.int32_t[:, ::1] cell_leaves,
                   const double[::1] w, const double[::1] keys):
     """Place new points (cells unseen in the reference sample) in the consensus.
 
     For each point u, the position (join a consensus bucket or open a new
     bucket in a gap) minimising its Kendall cost Σ_b Σ_k w_k U_uk against the
-    B trees, the consensus of the reference cells staying fixed (the policy
-    proposed in the spec, §6.6).  O(K·B) per point, no GIL.
+    B trees, the consensus of the reference cells staying fixed (pauc's policy:
+    the paper does not say how to score unseen cells).  O(K·B) per point, no GIL.
 
     Returns
     -------
@@ -430,10 +456,9 @@ def insert_points(const cnp.int32_t[:, ::1] point_leaves, const cnp.int32_t[:, :
         midpoint of the lowest and the highest of them.
     """
     cdef Py_ssize_t n_points = point_leaves.shape[0], n_cells = cell_leaves.shape[0]
-    cdef Py_ssize_t n_trees = cell_leaves.shape[1], u, c, b, i, i2, bucket
+    cdef Py_ssize_t n_trees = cell_leaves.shape[1], u, c, i, i2, bucket
     cdef int a_uc, a_cu
-    cdef cnp.int32_t lu, lc
-    cdef double cur, s_down, s_tie, s_swap, join_cost, kv, best, first_pos, last_pos, tol
+    cdef double cur, s_down, s_tie, s_swap, best, first_pos, last_pos, tol
     if point_leaves.shape[1] != n_trees:
         raise ValueError("points and cells must come from the same trees")
     order_arr = np.argsort(np.asarray(keys), kind="stable").astype(np.int64)
@@ -449,18 +474,8 @@ def insert_points(const cnp.int32_t[:, ::1] point_leaves, const cnp.int32_t[:, :
         for u in range(n_points):
             cur = 0.0
             for c in range(n_cells):
-                a_uc = 0
-                a_cu = 0
-                for b in range(n_trees):
-                    lu = point_leaves[u, b]
-                    lc = cell_leaves[c, b]
-                    if lu < lc:
-                        a_uc = a_uc + 1
-                    elif lu > lc:
-                        a_cu = a_cu + 1
-                up[c] = w[c] * 0.5 * (n_trees + a_cu - a_uc)
-                down[c] = w[c] * 0.5 * (n_trees + a_uc - a_cu)
-                tie[c] = w[c] * 0.5 * (a_uc + a_cu)
+                _wins(&point_leaves[u, 0], &cell_leaves[c, 0], n_trees, &a_uc, &a_cu)
+                _placement_costs(w[c] * 0.5, a_uc, a_cu, n_trees, &up[c], &down[c], &tie[c])
                 cur = cur + down[c]
             best = cur
             first_pos = 0.0
@@ -468,31 +483,13 @@ def insert_points(const cnp.int32_t[:, ::1] point_leaves, const cnp.int32_t[:, :
             bucket = 0
             i = 0
             while i < n_cells:
-                kv = keys[order[i]]
-                s_down = 0.0
-                s_tie = 0.0
-                s_swap = 0.0
-                i2 = i
-                while i2 < n_cells and keys[order[i2]] == kv:
-                    c = order[i2]
-                    s_down = s_down + down[c]
-                    s_tie = s_tie + tie[c]
-                    s_swap = s_swap + up[c] - down[c]
-                    i2 = i2 + 1
-                join_cost = cur - s_down + s_tie
-                if join_cost < best - tol:
-                    best = join_cost
-                    first_pos = 2.0 * bucket + 1.0
-                    last_pos = first_pos
-                elif join_cost <= best + tol:
-                    last_pos = 2.0 * bucket + 1.0
+                i2 = _bucket_sums(&keys[0], &order[0], n_cells, i, -1, &up[0], &down[0],
+                                  &tie[0], &s_down, &s_tie, &s_swap, &c)
+                # Join bucket j (position 2j + 1), then the gap above it (2j + 2).
+                _offer(cur - s_down + s_tie, 2.0 * bucket + 1.0, tol, &best, &first_pos,
+                       &last_pos)
                 cur = cur + s_swap
-                if cur < best - tol:
-                    best = cur
-                    first_pos = 2.0 * bucket + 2.0
-                    last_pos = first_pos
-                elif cur <= best + tol:
-                    last_pos = 2.0 * bucket + 2.0
+                _offer(cur, 2.0 * bucket + 2.0, tol, &best, &first_pos, &last_pos)
                 bucket = bucket + 1
                 i = i2
             out[u] = 0.5 * (first_pos + last_pos)

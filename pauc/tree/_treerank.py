@@ -1,9 +1,10 @@
-"""TreeRank: a ranking tree grown by recursive cost-sensitive splits (paper 000).
+"""TreeRank: a ranking tree grown by recursive cost-sensitive splits.
 
-Clémençon & Vayatis, "Tree-based ranking methods" (paper 000, Sec. IV-A, the
-TREERANK algorithm; Sec. V-A pruning), with the LeafRank split learner and the
-feature randomisation FR1/FR2 of the Ranking Forests paper (paper 003, §2.3,
-§3.1).  Implementation digest: ``specs/seed-000-treerank.md`` §2.1-2.5.
+The TREERANK algorithm of Clémençon & Vayatis (2009, Sec. IV-A; pruning,
+Sec. V-A), with the LeafRank split learner and the feature randomisation
+FR1/FR2 of Clémençon, Depecker & Vayatis ("Ranking Forests", 2013, §2.3, §3.1).
+The hot loops are Cython: ``_leafrank.pyx`` (the split), ``_grow.pyx`` (the
+master tree), ``_apply.pyx`` (routing).
 
 The tree is left-right oriented: the left child ``C`` of a node is the part the
 split ranks higher.  Reading the leaves left to right goes from the best to the
@@ -13,24 +14,26 @@ adds to the training AUC exactly the triangle ½·Λ above its parent's chord, s
 
     AUĈ = ½ + Σ_splits gain,   gain = ½·Λ = ½·(a·β̂(C) − b·α̂(C))
 
-(paper 000, Sec. IV-A, output formula as corrected in the spec, §7 item 2).
+(the increment of Ranking Forests, §2.3.1, summed over every split of the tree;
+the output formula of TREERANK in Sec. IV-A of the 2009 preprint sums the last
+level only, which is the same for depth 1).
+
+The full references are in the docstrings of :class:`TreeRank`.
 """
 
 import numbers
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from .._base import (POS_LABEL, RANDOM_STATE, BaseRanker, Interval, Options, Satisfies,
+                     validate_params)
+from . import _apply, _grow, _leafrank
 
-from .._base import BinaryRankerMixin
-from .._validation import check_int
-from . import _apply, _splitter
-
-_CRITERIA = {"gain": _splitter.GAIN, "gini": _splitter.GINI}
+_CRITERIA = {"gain": _leafrank.GAIN, "gini": _leafrank.GINI}
 
 
 class RankingTreeStructure:
@@ -51,6 +54,12 @@ class RankingTreeStructure:
     leafrank_in_left : the LeafRank trees of all splits, concatenated; a LeafRank
         leaf has ``leafrank_left == -1`` and ``leafrank_in_left`` tells whether its
         samples go to the left (higher ranked) child of the master node.
+
+    References
+    ----------
+    .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint hal-00268068),
+       Sec. IV-A (the oriented tree; Remark 9: leaves read from left to right).
     """
 
     _NODE_FIELDS = ("children_left", "children_right", "depth", "pos_weight",
@@ -76,7 +85,8 @@ class RankingTreeStructure:
         return int((self.children_left == -1).sum())
 
     def _number_leaves(self):
-        """In-order numbering of the leaves: left subtree first (spec §2.4)."""
+        """In-order numbering of the leaves, left subtree first: the ranking of
+        the cells read from left to right (Remark 9 of Clémençon & Vayatis)."""
         leaf_index = np.full(self.node_count, -1, dtype=np.intp)
         stack, k = [0], 0
         while stack:
@@ -93,12 +103,15 @@ class RankingTreeStructure:
         leaves = np.flatnonzero(self.leaf_index >= 0)
         return leaves[np.argsort(self.leaf_index[leaves])]
 
-    def apply(self, X):
-        out = np.empty(X.shape[0], dtype=np.intp)
+    def apply(self, X, out=None, rows=None):
+        """Leaf index of the rows of X (C order is the fastest), written into
+        ``out`` (a new array by default); with ``rows``, of those rows only."""
+        if out is None:
+            out = np.empty(X.shape[0], dtype=np.intp)
         _apply.apply_tree(X, self.children_left, self.children_right, self.split_root,
                           self.leaf_index, self.leafrank_feature, self.leafrank_threshold,
                           self.leafrank_left, self.leafrank_right, self.leafrank_in_left,
-                          out)
+                          out, rows)
         return out
 
     def collapse(self, keep_split):
@@ -159,15 +172,31 @@ def _resolve_max_features(value, n_available, name, of):
     raise ValueError(f"{name} must be None, an int, a float, \"sqrt\" or \"log2\", got {value!r}")
 
 
-class TreeRank(BinaryRankerMixin, BaseEstimator):
-    """TreeRank ranking tree with LeafRank splits (paper 000, Sec. IV-A; paper 003, §2.3).
+def _unit_scale(w):
+    """``w`` times the power of two ``2**-e`` that brings its largest value into
+    [1, 2), and ``e``.
+
+    The tree depends on the weights only through ratios, but the growth multiplies
+    class masses (the count form W-·P − W+·N of Λ is of the order of W+·W-): weights
+    of 1e-200 underflowed to a one-leaf tree and weights of 1e200 overflowed.
+    Scaling by a power of two is exact, so the tree grown on the result is the
+    tree of ``w`` (bit for bit for unit weights, e = 0); together with the
+    relative tolerances of the split search, a rescaling of the weights by any
+    constant leaves the tree unchanged.
+    """
+    exponent = int(np.frexp(w.max())[1]) - 1
+    return np.ldexp(w, -exponent), exponent
+
+
+class TreeRank(BaseRanker, BaseEstimator):
+    """TreeRank ranking tree with LeafRank splits (TREERANK [1]_, LeafRank [2]_).
 
     The tree recursively splits the input space.  At a node holding the fraction
     ``a`` of the training negatives and ``b`` of the positives, the left child
-    ``C`` maximises the entropic measure ``Λ(C) = a·β̂(C) − b·α̂(C)`` (paper 000,
+    ``C`` maximises the entropic measure ``Λ(C) = a·β̂(C) − b·α̂(C)`` ([1]_,
     TREERANK step 2a), i.e. solves the cost-sensitive classification problem
-    with positives weighted by ``1 − p̂_node`` and negatives by ``p̂_node`` (spec
-    §2.3).  The split learner is **LeafRank**: a cost-sensitive CART of depth
+    with positives weighted by ``1 − p̂_node`` and negatives by ``p̂_node``
+    ([2]_, §2.3.1).  The split learner is **LeafRank**: a cost-sensitive CART of depth
     ``leafrank_max_depth`` grown inside the node, whose leaves with Λ >= 0 form
     ``C``; ``leafrank_max_depth=1`` gives the orthogonal stumps of Remark 12.
     A node becomes a leaf when it is pure, too small, at ``max_depth``, or when
@@ -195,30 +224,34 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         How LeafRank chooses its cuts: ``"gain"`` maximises the node objective
         max(Λ(L), 0) + max(Λ(R), 0) directly (greedy; a stump at depth 1 is the
         exact argmax of Λ); ``"gini"`` uses the Gini impurity of the
-        cost-weighted classes (CART's criterion, paper 003 §2.3.1).  With
+        cost-weighted classes (CART's criterion, [2]_ §2.3.1).  With
         ``leafrank_max_depth=1`` the stump is always the exact Λ maximiser.
     max_features : int, float, "sqrt", "log2" or None, default=None
-        FR1 (paper 003 §3.1): number (or fraction) of features drawn without
+        FR1 ([2]_, §3.1): number (or fraction) of features drawn without
         replacement at each master node; LeafRank only uses those.
     leafrank_max_features : int, float, "sqrt", "log2" or None, default=None
         FR2: number of features drawn at each LeafRank node among the ones
         drawn by FR1 (a float is a fraction of those); must not exceed them.
     prune : None or "cv", default=None
-        ``"cv"``: weakest-link pruning (paper 000 Sec. V-A, paper 003 §2.3.2): the
+        ``"cv"``: weakest-link pruning ([1]_ Sec. V-A, [2]_ §2.3.2): the
         penalty λ per leaf of ``AUĈ − λ·#leaves`` is chosen by ``cv``-fold
         stratified cross-validation of the held-out AUC (largest λ within one
-        standard error of the best mean, CART's 1-SE rule).
+        standard error of the best mean, the 1-SE rule of CART [3]_).
     cv : int, default=5
-        Folds used by ``prune="cv"``.
+        Folds used by ``prune="cv"``, stratified by class; each class needs at
+        least ``cv`` samples (of positive weight), otherwise ``fit`` says so.
     random_state : int, RandomState or None, default=None
         Seeds FR1/FR2 and the cross-validation folds.
+    pos_label : label, default=None
+        The positive class.  None: 1 (or True) when the labels are {0, 1},
+        {-1, 1} or booleans; other label sets must name it.
 
     Attributes
     ----------
     tree_ : RankingTreeStructure
         The node arrays (children, class weights, gains, LeafRank trees).
     n_leaves_ : int
-    classes_ : array of shape (2,); ``classes_[1]`` is the positive class.
+    classes_ : array of shape (2,); ``[negative label, positive label]``.
     n_features_in_ : int
     roc_ : ndarray of shape ``(n_leaves_ + 1, 2)``
         Knots (FPR, TPR) of the training ROC curve, from (0, 0) to (1, 1).
@@ -234,14 +267,59 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     -----
     Input is dense: a sparse ``X`` is converted to a dense array (the split
     search gathers columns of the node's rows).  ``sample_weight`` enters all
-    class masses; ``min_samples_*`` count samples, as in scikit-learn.  The
+    class masses; ``min_samples_*`` count samples, as in scikit-learn.  The tree
+    depends on the weights only through their ratios: multiplying all of them by
+    a constant (1e-200 or 1e200 included) leaves it unchanged.  The
     heavy loops (split search, routing) run in Cython without the GIL, so trees
     can be fitted in threads.
+
+    References
+    ----------
+    .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+       Transactions on Information Theory 55(9), 2009 (preprint hal-00268068;
+       sections and remarks numbered as in the preprint).
+    .. [2] Clémençon, S., Depecker, M. and Vayatis, N. "Ranking Forests." Journal
+       of Machine Learning Research 14, 2013 (preprint hal-00452577, 2010;
+       sections numbered as in the preprint).
+    .. [3] Breiman, L., Friedman, J. H., Olshen, R. A. and Stone, C. J.
+       "Classification and Regression Trees." Wadsworth, 1984.
+
+    Examples
+    --------
+    The training AUC is ½ plus the gains of the splits, each the triangle a
+    split adds under the tree's ROC curve:
+
+    >>> import numpy as np
+    >>> from pauc.metrics import roc_auc
+    >>> from pauc.tree import TreeRank
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(400, 3))
+    >>> y = (X[:, 0] + rng.normal(size=400) > 0).astype(int)
+    >>> tree = TreeRank(max_depth=3, leafrank_max_depth=1, random_state=0).fit(X, y)
+    >>> bool(np.isclose(roc_auc(y, tree.decision_function(X)), tree.train_auc_))
+    True
     """
+
+    _parameter_constraints = {
+        "max_depth": [Interval(int, 1)],
+        "min_samples_split": [Interval(int, 2)],
+        "min_samples_leaf": [Interval(int, 1)],
+        "leafrank_max_depth": [Interval(int, 1)],
+        "leafrank_criterion": [Options(*sorted(_CRITERIA))],
+        "max_features": [Satisfies(lambda v: _resolve_max_features(v, 1 << 30, "", ""),
+                                   'None, an int >= 1, a float in (0, 1], "sqrt" or "log2"')],
+        "leafrank_max_features": [Satisfies(lambda v: _resolve_max_features(v, 1 << 30, "", ""),
+                                            'None, an int >= 1, a float in (0, 1], "sqrt" or '
+                                            '"log2"')],
+        "prune": [Options(None, "cv")],
+        "random_state": RANDOM_STATE,
+        "pos_label": POS_LABEL,
+    }
 
     def __init__(self, max_depth=8, *, min_samples_split=50, min_samples_leaf=10,
                  leafrank_max_depth=4, leafrank_criterion="gain", max_features=None,
-                 leafrank_max_features=None, prune=None, cv=5, random_state=None):
+                 leafrank_max_features=None, prune=None, cv=5, random_state=None,
+                 pos_label=None):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -252,69 +330,65 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         self.prune = prune
         self.cv = cv
         self.random_state = random_state
+        self.pos_label = pos_label
 
     # ------------------------------------------------------------------ checks
-    def _validate_params(self, n_features):
-        check_int(self.max_depth, "max_depth", 1)
-        check_int(self.min_samples_split, "min_samples_split", 2)
-        check_int(self.min_samples_leaf, "min_samples_leaf", 1)
-        check_int(self.leafrank_max_depth, "leafrank_max_depth", 1)
-        if self.leafrank_criterion not in _CRITERIA:
-            raise ValueError(
-                f"leafrank_criterion must be one of {sorted(_CRITERIA)}, "
-                f"got {self.leafrank_criterion!r}")
-        if self.prune not in (None, "cv"):
-            raise ValueError(f'prune must be None or "cv", got {self.prune!r}')
-        if self.prune == "cv":
-            check_int(self.cv, "cv", 2)
+    def _resolve_params(self, n_features):
+        """Check the parameters; the numbers of features drawn by FR1 and FR2."""
+        self._validate_params()
+        if self.prune == "cv":       # (cv is read by the pruning only)
+            validate_params(self, {"cv": [Interval(int, 2)]})
         q0 = _resolve_max_features(self.max_features, n_features, "max_features",
                                    "the number of features")
         q1 = _resolve_max_features(self.leafrank_max_features, q0, "leafrank_max_features",
                                    "the features drawn by max_features at each node")
         return q0, q1
 
-    def _validate_data(self, X, y, sample_weight):
-        X, y = validate_data(self, X, y, accept_sparse=["csr", "csc", "coo"],
-                             dtype=np.float64, ensure_min_samples=2)
+    def _training_data(self, X, y, sample_weight):
+        X, is_pos, w = self._validate_training_data(
+            X, y, sample_weight, accept_sparse=["csr", "csc", "coo"], dtype=[np.float64],
+            ensure_min_samples=2)
         if sp.issparse(X):
             X = X.toarray()
-        check_classification_targets(y)
-        classes, y_index = np.unique(y, return_inverse=True)
-        if classes.shape[0] != 2:
-            raise ValueError(
-                f"TreeRank needs exactly two classes in y, got {classes.shape[0]}: "
-                f"{classes[:10].tolist()}")
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if (w < 0).any():
-            raise ValueError("sample_weight must be non-negative")
-        is_pos = (y_index == 1).astype(np.uint8)
-        if w[is_pos == 1].sum() <= 0 or w[is_pos == 0].sum() <= 0:
-            raise ValueError("sample_weight gives one class a total weight of zero")
-        return np.asfortranarray(X), is_pos, w, classes
+        if w is None:
+            w = np.ones(X.shape[0])
+        return np.asfortranarray(X), is_pos.astype(np.uint8), w, self.classes_
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y, sample_weight=None):
-        """Grow the ranking tree (TREERANK, paper 000 Sec. IV-A), then prune if asked.
+        """Grow the ranking tree (TREERANK, Clémençon & Vayatis 2009, Sec. IV-A),
+        then prune if asked (Sec. V-A).
 
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,), two classes; ``classes_[1]`` (the
-            larger label) is the positive class.
+        y : array-like of shape (n_samples,), two classes; ``pos_label`` is the
+            positive one.
         sample_weight : array-like of shape (n_samples,), optional
+            Enters every class mass; only the ratios of the weights matter.
 
         Returns
         -------
         self
+
+        References
+        ----------
+        .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+           Transactions on Information Theory 55(9), 2009 (preprint
+           hal-00268068), Sec. IV-A and V-A.
         """
-        X, is_pos, w, classes = self._validate_data(X, y, sample_weight)
-        q0, q1 = self._validate_params(X.shape[1])
+        X, is_pos, w, classes = self._training_data(X, y, sample_weight)
+        q0, q1 = self._resolve_params(X.shape[1])
         rng = check_random_state(self.random_state)
         self.classes_ = classes
+        w, exponent = _unit_scale(w)
         tree = self._grow(X, is_pos, w, q0, q1, rng)
         self.prune_lambda_ = 0.0
         if self.prune == "cv":
             tree = self._prune_by_cv(tree, X, is_pos, w, q0, q1, rng)
+        # Report the class weights in the units of the sample_weight given.
+        tree.pos_weight = np.ldexp(tree.pos_weight, exponent)
+        tree.neg_weight = np.ldexp(tree.neg_weight, exponent)
         self._set_tree(tree)
         return self
 
@@ -328,10 +402,10 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         """Fit on the rows of ``X`` repeated ``counts[i]`` times (a bootstrap
         resample), without copying them: equal rows are never separated by a
         cut, so this is the tree grown on the resample with its repetitions.
-        ``ranks`` is :func:`_splitter.rank_features` of X, shared by the forest's
+        ``ranks`` is :func:`_grow.rank_features` of X, shared by the forest's
         trees.  Returns ``self`` and the leaf (node id) of every row of the
         resample, -1 for the rows left out (see :meth:`_training_leaves`)."""
-        q0, q1 = self._validate_params(X.shape[1])
+        q0, q1 = self._resolve_params(X.shape[1])
         rng = check_random_state(self.random_state)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
@@ -348,26 +422,21 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         out = np.empty(X.shape[0], dtype=np.intp)
         inbag = row_node >= 0
         out[inbag] = tree.leaf_index[row_node[inbag]]
-        _apply.apply_tree_rows(X, np.flatnonzero(~inbag), tree.children_left,
-                               tree.children_right, tree.split_root, tree.leaf_index,
-                               tree.leafrank_feature, tree.leafrank_threshold,
-                               tree.leafrank_left, tree.leafrank_right,
-                               tree.leafrank_in_left, out)
-        return out
+        return tree.apply(X, out, rows=np.flatnonzero(~inbag))
 
     def _grow(self, X, is_pos, w, q0, q1, rng, counts=None, ranks=None,
               return_row_node=False):
         """TREERANK growing stage: split every node by LeafRank until the stopping
-        rules (Cython, ``_splitter.grow_tree``, without the GIL)."""
+        rules (Cython, ``_grow.grow_tree``, without the GIL)."""
         # A LeafRank of depth 1 is the orthogonal stump: always the exact argmax of Λ.
-        criterion = (_splitter.GAIN if self.leafrank_max_depth == 1
+        criterion = (_leafrank.GAIN if self.leafrank_max_depth == 1
                      else _CRITERIA[self.leafrank_criterion])
         if counts is None:
             counts = np.ones(X.shape[0], dtype=np.int32)
         if ranks is None:
-            ranks = _splitter.rank_features(X)
+            ranks = _grow.rank_features(X)
         seed = int(rng.randint(0, 2**63 - 1, dtype=np.int64))
-        arrays = _splitter.grow_tree(
+        arrays = _grow.grow_tree(
             X, is_pos, w, counts, *ranks, q0, q1, self.max_depth, self.leafrank_max_depth,
             self.min_samples_split, self.min_samples_leaf, criterion, seed)
         row_node = arrays.pop("row_node")
@@ -377,7 +446,8 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     # ------------------------------------------------------------------ pruning
     @staticmethod
     def _weakest_link(tree):
-        """Weakest-link pruning sequence (paper 000 Sec. V-A, paper 003 §2.3.2).
+        """Weakest-link pruning sequence (Clémençon & Vayatis 2009, Sec. V-A;
+        Ranking Forests, §2.3.2; the sequence of CART, Breiman et al. 1984).
 
         The training AUC of a subtree is ½ + the sum of its kept split gains, so
         collapsing an internal node v costs exactly ``G(v)``, the sum of the gains
@@ -433,7 +503,8 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     @staticmethod
     def _keep_splits(tree, lam):
         """Optimal subtree for ``AUĈ − λ·#leaves`` by the bottom-up recursion
-        best(v) = max(0, gain_v − λ + best(left) + best(right)) (spec §2.5).
+        best(v) = max(0, gain_v − λ + best(left) + best(right)), as in CART's
+        cost-complexity pruning (Breiman et al. 1984, Chapter 3).
         Splits are kept only when strictly profitable (the smallest optimal tree)."""
         left, right, gain = tree.children_left, tree.children_right, tree.gain
         best = np.zeros(tree.node_count)
@@ -470,6 +541,34 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         starts = np.sort(first_leaf[tops])
         return np.searchsorted(starts, np.arange(tree.n_leaves), side="right") - 1
 
+    def _cv_folds(self, is_pos, w, rng):
+        """The ``cv`` folds of ``prune="cv"``, stratified so that every held-out
+        part holds both classes with a positive weight (its AUC needs both), and
+        so that every training part does too.  That takes at least ``cv``
+        samples of positive weight in each class: with fewer, say so."""
+        weighted = w > 0
+        n_pos = int((weighted & (is_pos == 1)).sum())
+        n_neg = int((weighted & (is_pos == 0)).sum())
+        if min(n_pos, n_neg) < self.cv:
+            fix = (f"lower cv to at most {min(n_pos, n_neg)} or use prune=None"
+                   if min(n_pos, n_neg) >= 2 else "use prune=None")
+            raise ValueError(
+                f'prune="cv" cannot run with cv={self.cv}: y has {n_pos} positive and '
+                f"{n_neg} negative samples (of positive weight), and each of the "
+                f"{self.cv} held-out folds needs both classes to measure an AUC; {fix}")
+        # Strata: weighted negatives, weighted positives, and the rows of zero
+        # weight (they count for min_samples_* only), so that each fold gets at
+        # least one weighted sample of each class.  Without zero weights these are
+        # the classes.  A small zero-weight stratum is spread as it can be, which
+        # StratifiedKFold warns about; nothing depends on it.
+        strata = np.where(weighted, is_pos, 2)
+        folds = StratifiedKFold(n_splits=self.cv, shuffle=True,
+                                random_state=rng.randint(0, 2**31 - 1))
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="The least populated class",
+                                    category=UserWarning)
+            return list(folds.split(np.zeros((is_pos.shape[0], 1)), strata))
+
     def _prune_by_cv(self, tree, X, is_pos, w, q0, q1, rng):
         """Choose λ by stratified ``cv``-fold cross-validation of the held-out AUC
         along the weakest-link sequences, then prune the tree grown on all data."""
@@ -483,13 +582,9 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         if candidates.shape[0] > 64:
             candidates = candidates[np.unique(np.linspace(0, candidates.shape[0] - 1, 64)
                                               .round().astype(int))]
-        folds = StratifiedKFold(n_splits=self.cv, shuffle=True,
-                                random_state=rng.randint(0, 2**31 - 1))
         scores = np.zeros((self.cv, candidates.shape[0]))
         X_rows = np.ascontiguousarray(X)
-        for f, (train, test) in enumerate(folds.split(X, is_pos)):
-            if is_pos[train].min() == is_pos[train].max():
-                raise ValueError("a cross-validation fold holds a single class; lower cv")
+        for f, (train, test) in enumerate(self._cv_folds(is_pos, w, rng)):
             sub = self._grow(np.asfortranarray(X[train]), is_pos[train], w[train],
                              q0, q1, rng)
             collapse_at, _ = self._weakest_link(sub)
@@ -512,9 +607,7 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ predict
     def _check_X(self, X):
-        check_is_fitted(self, "tree_")
-        X = validate_data(self, X, reset=False, accept_sparse=["csr", "csc", "coo"],
-                          dtype=np.float64)
+        X = self._validate_X(X, accept_sparse=["csr", "csc", "coo"], dtype=[np.float64])
         if sp.issparse(X):
             X = X.toarray()
         return np.ascontiguousarray(X)
@@ -526,6 +619,12 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
         Returns
         -------
         ndarray of int64, shape (n_samples,)
+
+        References
+        ----------
+        .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+           Transactions on Information Theory 55(9), 2009 (preprint
+           hal-00268068), Remark 9 (reading the ranks from left to right).
         """
         X = self._check_X(X)
         return self.tree_.apply(X).astype(np.int64)
@@ -533,8 +632,19 @@ class TreeRank(BinaryRankerMixin, BaseEstimator):
     def decision_function(self, X):
         """Rank score ``n_leaves_ − leaf index`` (higher = more likely positive).
 
-        The tree score of paper 000 (output of TREERANK, ``2^D − k``) up to the
-        empty slots of leaves that stopped early: only the order matters.
+        The tree score of TREERANK (its output ``s_D(x) = 2^D − k`` on the k-th
+        cell, Clémençon & Vayatis 2009, Sec. IV-A) up to the empty slots of
+        leaves that stopped early: only the order matters.
+
+        Returns
+        -------
+        ndarray of float64, shape (n_samples,)
+
+        References
+        ----------
+        .. [1] Clémençon, S. and Vayatis, N. "Tree-based ranking methods." IEEE
+           Transactions on Information Theory 55(9), 2009 (preprint
+           hal-00268068), Sec. IV-A.
         """
         leaves = self.apply(X)
         return (self.n_leaves_ - leaves).astype(np.float64)

@@ -12,6 +12,7 @@ from sklearn.datasets import make_classification
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.utils.estimator_checks import check_estimator
+from _sklearn_checks import expected_failed_checks
 
 import pauc
 from pauc.boost import GradientBoostingRanker
@@ -28,13 +29,12 @@ _NO_WEIGHTS = (
     "non-uniform sample_weight raises NotImplementedError: the window losses count unweighted "
     "pairs and their window is measured in negatives, not negative weight (constant weights "
     "are accepted)")
-EXPECTED_FAILED = {
-    "check_classifiers_train": _DECISION_IS_A_SCORE,
-    "check_classifiers_classes": _DECISION_IS_A_SCORE,
-    "check_sample_weights_not_overwritten": _NO_WEIGHTS,
-    "check_sample_weight_equivalence_on_dense_data": _NO_WEIGHTS,
-    "check_sample_weight_equivalence_on_sparse_data": _NO_WEIGHTS,
-}
+EXPECTED_FAILED = expected_failed_checks(
+    check_classifiers_train=_DECISION_IS_A_SCORE,
+    check_sample_weights_not_overwritten=_NO_WEIGHTS,
+    check_sample_weight_equivalence_on_dense_data=_NO_WEIGHTS,
+    check_sample_weight_equivalence_on_sparse_data=_NO_WEIGHTS,
+)
 
 
 def _data(n=3000, seed=0, **kwargs):
@@ -111,7 +111,7 @@ def test_validation_pauc_is_recomputed_from_the_kept_model():
                                    early_stopping=True, n_iter_no_change=12, refit=False,
                                    random_state=3).fit(X, y)
     est = GradientBoostingRanker((0.02, 0.2), random_state=3, early_stopping=True)
-    _, is_pos = est._validate_training_data(X, y, None)
+    _, is_pos, _ = est._validate_training_data(X, y, None)
     _, _, X_va, pos_va = est._split(X, is_pos, np.random.RandomState(3), True, (0.02, 0.2))
     s_va = model.decision_function(X_va)
     assert len(model.validation_windows_) == 2          # 44 negatives in the window
@@ -210,9 +210,13 @@ def test_labels_and_pos_label():
     with_label = GradientBoostingRanker(n_estimators=10, pos_label="spam", random_state=0)
     np.testing.assert_array_equal(with_label.fit(X, text).decision_function(X), ref)
     assert list(with_label.classes_) == ["ham", "spam"]
-    # {1, 2}: the larger label is positive; pos_label=1 turns the ranking over
-    shifted = GradientBoostingRanker(n_estimators=10, random_state=0).fit(X, y + 1)
-    np.testing.assert_array_equal(shifted.decision_function(X), ref)
+    # {1, 2} must name the positive class (the package's one rule); pos_label=1
+    # turns the ranking over
+    with pytest.raises(ValueError, match="pass pos_label"):
+        GradientBoostingRanker(n_estimators=10, random_state=0).fit(X, y + 1)
+    shifted = GradientBoostingRanker(n_estimators=10, pos_label=2, random_state=0)
+    np.testing.assert_array_equal(shifted.fit(X, y + 1).decision_function(X), ref)
+    assert list(shifted.classes_) == [1, 2] and shifted.pos_label_ == 2
     flipped = GradientBoostingRanker(n_estimators=10, pos_label=1, random_state=0)
     flipped.fit(X, y + 1)
     assert list(flipped.classes_) == [2, 1]
@@ -275,18 +279,19 @@ def test_sparse_float32_and_dense_give_the_same_model():
 # --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("params, message", [
-    ({"loss": "hinge"}, r"loss must be one of \['auto', 'exponential'"),
-    ({"fpr_range": (0.5, 0.1)}, "fpr_range must satisfy"),
-    ({"validation_fraction": 0.0}, r"validation_fraction must be a number in \(0, 1\)"),
-    ({"validation_fraction": 1.0}, r"validation_fraction must be a number in \(0, 1\)"),
-    ({"n_estimators": 0}, "n_estimators must be an integer >= 1"),
+    ({"loss": "hinge"}, r"loss must be one of \('auto', 'exponential'.*got 'hinge'"),
+    ({"fpr_range": (0.5, 0.1)}, "fpr_range must be a pair"),
+    ({"validation_fraction": 0.0}, r"validation_fraction must be a number in \(0.0, 1.0\)"),
+    ({"validation_fraction": 1.0}, r"validation_fraction must be a number in \(0.0, 1.0\)"),
+    ({"n_estimators": 0}, "n_estimators must be 'auto' or an integer >= 1"),
     ({"learning_rate": -0.1}, "learning_rate must be a positive finite number"),
     ({"num_leaves": 1}, "num_leaves must be an integer >= 2"),
-    ({"reg_lambda": -1.0}, "reg_lambda must be a finite number >= 0"),
-    ({"early_stopping": "yes"}, "early_stopping must be 'auto', True or False"),
+    ({"reg_lambda": -1.0}, "reg_lambda must be a number >= 0.0"),
+    ({"early_stopping": "yes"}, r"early_stopping must be one of \('auto', True, False\)"),
     ({"n_iter_no_change": 0}, "n_iter_no_change must be an integer >= 1"),
-    ({"operating_fpr": 1.5}, r"operating_fpr must be None or a number in \[0, 1\]"),
-    ({"n_jobs": 0}, "n_jobs must be None or a non-zero integer"),
+    ({"operating_fpr": 1.5}, r"operating_fpr must be None or a number in \[0.0, 1.0\]"),
+    ({"n_jobs": 0}, "n_jobs must be None or an integer >= 1 or an integer <= -1, got 0"),
+    ({"refit": 1}, r"refit must be one of \(True, False\), got 1"),
 ])
 def test_bad_parameters(params, message):
     X, y = _data(200)
@@ -358,7 +363,7 @@ def _logloss_lightgbm_early_stopped(model, X, y):
     """LightGBM log-loss, same rounds / learning rate / leaves / validation split,
     stopped on the validation log-loss."""
     est = GradientBoostingRanker(model.fpr_range, random_state=0, early_stopping=True)
-    _, is_pos = est._validate_training_data(X, y, None)
+    _, is_pos, _ = est._validate_training_data(X, y, None)
     X_tr, pos_tr, X_va, pos_va = est._split(X, is_pos, np.random.RandomState(0), True,
                                             model.fpr_range)
     return lgb.LGBMClassifier(

@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
+from _sklearn_checks import expected_failed_checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from pauc.boost import MartiRank
@@ -22,17 +23,18 @@ def gaussian(n, rng, d=2, shift=3.0):
 
 
 @parametrize_with_checks([MartiRank(n_levels=4, random_state=0),
-                          MartiRank(n_levels=3, noise_rate=0.1, random_state=0)])
+                          MartiRank(n_levels=3, noise_rate=0.1, random_state=0)],
+                         expected_failed_checks=lambda est: expected_failed_checks())
 def test_check_estimator(estimator, check):
     check(estimator)
 
 
 @pytest.mark.parametrize("params, message", [
     ({"n_levels": 0}, "n_levels must be an integer >= 1"),
-    ({"noise_rate": 0.5}, r"noise_rate must be in \[0, 0.5\)"),
-    ({"noise_rate": -0.1}, r"noise_rate must be in \[0, 0.5\)"),
-    ({"epsilon": 0.0}, r"epsilon must be a float in \(0, 1\)"),
-    ({"min_class_count": 0}, "min_class_count must be >= 1"),
+    ({"noise_rate": 0.5}, r"noise_rate must be a number in \[0.0, 0.5\)"),
+    ({"noise_rate": -0.1}, r"noise_rate must be a number in \[0.0, 0.5\)"),
+    ({"epsilon": 0.0}, r"epsilon must be a number in \(0.0, 1.0\)"),
+    ({"min_class_count": 0}, "min_class_count must be a number >= 1"),
     ({"weak_ranker": 3}, "weak_ranker must be None"),
 ])
 def test_bad_parameters(params, message):
@@ -43,7 +45,7 @@ def test_bad_parameters(params, message):
 
 def test_one_class_is_refused():
     X, _ = gaussian(30, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="1 class"):
+    with pytest.raises(ValueError, match="only one class"):
         MartiRank().fit(X, np.zeros(30))
 
 

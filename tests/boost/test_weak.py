@@ -99,13 +99,15 @@ def test_youden_threshold_lies_between_distinct_scores():
 
 def test_stump_errors_and_api():
     X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0]])
-    with pytest.raises(ValueError, match="two classes"):
+    with pytest.raises(ValueError, match="only one class"):
         RankingStump().fit(X, [1, 1, 1])
     with pytest.raises(ValueError, match="non-negative"):
         RankingStump().fit(X, [0, 1, 1], sample_weight=[1, -1, 1])
     with pytest.raises(ValueError, match="total weight of zero"):
         RankingStump().fit(X, [0, 1, 1], sample_weight=[0, 1, 1])
-    stump = RankingStump().fit(X, ["a", "b", "b"])
+    with pytest.raises(ValueError, match="pos_label"):
+        RankingStump().fit(X, ["a", "b", "b"])
+    stump = RankingStump(pos_label="b").fit(X, ["a", "b", "b"])
     assert (stump.feature_, stump.sign_, stump.auc_) == (0, 1.0, 1.0)
     np.testing.assert_array_equal(stump.decision_function(X), X[:, 0])
 

@@ -15,6 +15,8 @@ from _all_pairs_qp import direct_auc, direct_pauc_0_beta
 from pauc.svm import AUCSVM, PartialAUCSVM
 from pauc.svm._coarse_to_fine import coarse_levels, solve_coarse_to_fine
 from pauc.svm._cutting_plane import CuttingPlaneSolver
+from pauc.svm._design import InMemoryDesign
+from pauc.svm._estimators import auc_problem
 from pauc.svm.oracles import (auc_oracle, pauc_naive_oracle, pauc_tight_oracle,
                               structural_surrogate)
 
@@ -188,16 +190,17 @@ def test_coarse_levels_do_not_warn_the_user():
 @pytest.mark.parametrize("value", [1, 0, -5, 2.5, True, "auto"])
 def test_bad_threshold_is_refused(value):
     X, y = _data(0, n=50)
-    with pytest.raises(ValueError, match="coarse_to_fine must be an integer >= 2"):
+    with pytest.raises(ValueError, match="coarse_to_fine must be None or an integer >= 2"):
         AUCSVM(coarse_to_fine=value).fit(X, y)
-    with pytest.raises(ValueError, match="coarse_to_fine must be an integer >= 2"):
+    with pytest.raises(ValueError, match="coarse_to_fine must be None or an integer >= 2"):
         PartialAUCSVM(coarse_to_fine=value).fit(X, y)
 
 
 def test_a_problem_defined_nowhere_is_an_error():
     X, y = _data(0, n=50)
     with pytest.raises(ValueError, match="not defined"):
-        solve_coarse_to_fine(X, lambda rows: None, lambda: CuttingPlaneSolver(1.0), 10)
+        solve_coarse_to_fine(InMemoryDesign(X, y), lambda level: None,
+                             lambda: CuttingPlaneSolver(1.0), 10)
 
 
 @settings(max_examples=40, deadline=None)
@@ -209,15 +212,11 @@ def test_certificate_holds_for_any_chain(seed, n, stride, min_rows, C, mu):
     if y.all() or not y.any():
         y[0] = not y[0]
 
-    def oracle_for(rows):
-        labels = np.ascontiguousarray(y[rows])
-        if labels.all() or not labels.any():
-            return None
-        return lambda s: auc_oracle(s, labels)
-
     tol = 1e-3
+    # the AUC problem of each level, None on a level holding one class
     w, solver, coarse_iter = solve_coarse_to_fine(
-        X, oracle_for, lambda: CuttingPlaneSolver(C, tol=tol), min_rows, stride=stride, mu=mu)
+        InMemoryDesign(X, y), auc_problem, lambda: CuttingPlaneSolver(C, tol=tol), min_rows,
+        stride=stride, mu=mu)
     assert len(coarse_iter) <= len(coarse_levels(n, min_rows, stride)) - 1
     assert solver.converged_
     J = 0.5 * w @ w + C * structural_surrogate(auc_oracle, X @ w, y)
@@ -229,24 +228,21 @@ def test_each_refinement_starts_from_the_level_below_and_the_last_reads_x_itself
     calls = []
 
     class Spy(CuttingPlaneSolver):
-        def solve(self, X_level, oracle, w0=None):
-            w = super().solve(X_level, oracle, w0)
-            calls.append(("solve", X_level, None, w))
+        def solve(self, level, problem, w0=None):
+            w = super().solve(level, problem, w0)
+            calls.append(("solve", level, None, w))
             return w
 
-        def solve_proximal(self, X_level, oracle, center, mu, max_iter=None):
-            w = super().solve_proximal(X_level, oracle, center, mu, max_iter)
-            calls.append(("proximal", X_level, center, w))
+        def solve_proximal(self, level, problem, center, mu, max_iter=None):
+            w = super().solve_proximal(level, problem, center, mu, max_iter)
+            calls.append(("proximal", level, center, w))
             return w
 
-    def oracle_for(rows):
-        labels = np.ascontiguousarray(y[rows])
-        return lambda s: auc_oracle(s, labels)
-
-    w, _, coarse_iter = solve_coarse_to_fine(X, oracle_for, lambda: Spy(10.0), 100)
+    design = InMemoryDesign(X, y)
+    w, _, coarse_iter = solve_coarse_to_fine(design, auc_problem, lambda: Spy(10.0), 100)
     assert [c[0] for c in calls] == ["solve", "proximal", "proximal"]
     assert [c[1].shape[0] for c in calls] == [20, 200, 2000] and len(coarse_iter) == 2
-    assert calls[-1][1] is X
+    assert calls[-1][1] is design and design.X is X
     for below, above in zip(calls, calls[1:]):
         np.testing.assert_array_equal(above[2], below[3])
     np.testing.assert_array_equal(w, calls[-1][3])
@@ -263,14 +259,15 @@ def test_a_good_coarse_start_saves_iterations_on_all_rows():
 
 
 def test_the_weights_of_a_coarse_level_are_its_rows_weights():
-    from pauc.svm._estimators import _auc_oracle_on
     X, y = _data(11, n=300)
     weight = np.random.default_rng(11).random(300) + 0.1
     scores = X @ np.array([1.0, -0.5, 0.2, 0.3])
-    coef, loss = _auc_oracle_on(y, weight, slice(None, None, 10))(scores[::10])
+    # X = I: the level's scores are w[::10] and its cut vector holds its coefficients
+    level = InMemoryDesign(np.eye(300), y, weight).rows(slice(None, None, 10))
+    cut = level.cut(scores, auc_problem(level))
     ref_coef, ref_loss = auc_oracle(scores[::10], y[::10], sample_weight=weight[::10])
-    np.testing.assert_array_equal(coef, ref_coef)
-    assert loss == ref_loss
+    np.testing.assert_array_equal(cut.g[::10], ref_coef)
+    assert cut.loss == ref_loss
 
 
 @pytest.mark.parametrize("init", ["zeros", np.full(4, 0.1)])

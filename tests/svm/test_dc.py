@@ -11,6 +11,7 @@ from pauc.surrogates import surrogate
 from pauc.svm import PartialAUCSVM
 from pauc.svm._cutting_plane import CuttingPlaneSolver
 from pauc.svm._dc import cccp, hinge_objective
+from pauc.svm._design import InMemoryDesign
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,8 @@ def test_cccp_keeps_the_better_point_when_a_step_ends_higher():
     y = (X[:, 0] + rng.normal(scale=3.0, size=400) > 1.5).astype(int)
     j_alpha, j_beta = empirical_indices(int((y == 0).sum()), (0.05, 0.3))
     solver = CuttingPlaneSolver(100.0, tol=1e-2)
-    w, history, converged = cccp(X, y == 1, j_alpha, j_beta, solver, np.zeros(5), prox=None)
+    w, history, converged = cccp(InMemoryDesign(X, y == 1), j_alpha, j_beta, solver,
+                                 np.zeros(5), prox=None)
     assert history[1]["step_objective"] > history[0]["objective"] == history[1]["objective"]
     assert history[0]["objective"] == 100.0
     np.testing.assert_array_equal(w, np.zeros(5))
@@ -84,7 +86,8 @@ def test_objective_helper_matches_surrogate_module(data):
     n_neg = int((y == 0).sum())
     j_alpha, j_beta = int(np.floor(n_neg * 0.05)), int(np.ceil(n_neg * 0.3))
     value, _ = surrogate("hinge", w, X, y, fpr_range=(0.05, 0.3))
-    assert hinge_objective(X, y == 1, w, j_alpha, j_beta, 3.0) == pytest.approx(
+    design = InMemoryDesign(X, y == 1)
+    assert hinge_objective(design, w, j_alpha, j_beta, 3.0) == pytest.approx(
         0.5 * w @ w + 3.0 * value, rel=1e-12)
 
 
@@ -93,7 +96,8 @@ def test_init_array_and_bad_values(data):
     start = np.ones(6)
     model = PartialAUCSVM((0.05, 0.3), C=1.0, surrogate="hinge", init=start).fit(X, y)
     assert model.dc_history_[0] == pytest.approx(
-        hinge_objective(X, y == 1, start, model.j_alpha_, model.j_beta_, 1.0))
+        hinge_objective(InMemoryDesign(X, y == 1), start, model.j_alpha_, model.j_beta_,
+                        1.0))
     with pytest.raises(ValueError, match="init"):
         PartialAUCSVM((0.05, 0.3), surrogate="hinge", init=np.ones(3)).fit(X, y)
     with pytest.raises(ValueError, match="init"):
@@ -132,3 +136,81 @@ def test_inner_iterations_are_recorded_per_outer_step(data):
     assert np.all(model.dc_inner_iter_ >= 1)
     tight = PartialAUCSVM((0.05, 0.3), C=10.0).fit(X, y)
     assert tight.dc_inner_iter_ is None
+
+
+# ---------------------------------------------------------------- CCCP moves its linearisation
+# Issue 21, "tests that could not fail": CCCP linearising the concave part at the starting
+# point at every step (instead of at the latest iterate) passed every test above -- the
+# objective still never rises, still ends below the tight start, and "converges" after
+# one step.  The two tests below fail on that mutation (checked by planting it).
+
+
+def _exact_cccp_step(X, y, w, j_alpha, j_beta, C):
+    """One exact step of Algorithm 4 from w, by cvxpy: the convex upper bound
+    1/2 |v|^2 + C f(v) + l.v with g linearised at w (l = C j_alpha / width X^T coef_alpha,
+    f written with every pair: Theorem 5's top-j_beta hinge sum)."""
+    import cvxpy as cp
+
+    from _all_pairs_qp import pair_hinges
+    from pauc.svm.oracles import pauc_tight_oracle
+
+    width = j_beta - j_alpha
+    coef_alpha, _ = pauc_tight_oracle(X @ w, y, 0, j_alpha)
+    linear = C * (j_alpha / width) * (X.T @ coef_alpha)
+    v = cp.Variable(X.shape[1])
+    per_negative = cp.sum(cp.pos(pair_hinges(X, y, v)), axis=0)
+    objective = (0.5 * cp.sum_squares(v) + C / (y.sum() * width)
+                 * cp.sum_largest(per_negative, j_beta) + linear @ v)
+    cp.Problem(cp.Minimize(objective)).solve(solver=cp.CLARABEL)
+    return v.value
+
+
+def test_cccp_ends_at_a_fixed_point_of_the_exact_step():
+    """From the returned w a further exact CCCP step gains (almost) nothing: measured
+    4.5e-5 against a budget 2 (C tol + dc_tol |J|) = 3.7e-4.  Linearising at w0 at every
+    step stalls after one step at a point where the exact step still gains 9.4e-3."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 6))
+    y = (X[:, 0] + 0.5 * X[:, 1] ** 2 + rng.normal(size=300) > 1.0).astype(int)
+    C, tol, dc_tol = 10.0, 1e-5, 1e-5
+    model = PartialAUCSVM((0.05, 0.3), C=C, surrogate="hinge", tol=tol, dc_tol=dc_tol)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    ja, jb = model.j_alpha_, model.j_beta_
+    design = InMemoryDesign(X, y == 1)
+    J = hinge_objective(design, model.coef_, ja, jb, C)
+    v = _exact_cccp_step(X, y == 1, model.coef_, ja, jb, C)
+    gain = J - hinge_objective(design, v, ja, jb, C)
+    assert gain <= 2 * (C * tol + dc_tol * abs(J)), gain
+
+
+def test_each_cccp_step_linearises_at_the_latest_iterate(data):
+    """White box: step t's linear term is C j_alpha / width X^T coef_alpha(X w_t), with
+    w_t the point the step starts from (the proximal centre), and the points move."""
+    from pauc.svm.oracles import pauc_tight_oracle
+
+    X, y = data
+    ja, jb = empirical_indices(int((y == 0).sum()), (0.05, 0.3))
+    C = 10.0
+    solver = CuttingPlaneSolver(C, tol=1e-4)
+    steps = []
+    set_linear, solve = solver.set_linear_term, solver.solve_proximal
+
+    def record_linear(linear):
+        steps.append({"linear": None if linear is None else linear.copy()})
+        set_linear(linear)
+
+    def record_solve(design, problem, center, mu, max_iter=None):
+        steps[-1]["center"] = center.copy()
+        return solve(design, problem, center, mu, max_iter)
+
+    solver.set_linear_term, solver.solve_proximal = record_linear, record_solve
+    w0 = PartialAUCSVM((0.05, 0.3), C=C, tol=1e-4).fit(X, y).coef_
+    _, history, _ = cccp(InMemoryDesign(X, y == 1), ja, jb, solver, w0, dc_tol=1e-6)
+    assert len(steps) >= 3
+    assert not np.allclose(steps[-1]["center"], w0)
+    for step in steps:
+        coef_alpha, _ = pauc_tight_oracle(X @ step["center"], y == 1, 0, ja)
+        expected = C * ja / (jb - ja) * (X.T @ coef_alpha)
+        np.testing.assert_allclose(step["linear"], expected, rtol=1e-12, atol=1e-12)

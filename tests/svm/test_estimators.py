@@ -15,11 +15,13 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import check_estimator
 
+from pauc._threshold import operating_threshold
 from pauc.metrics import partial_auc, partial_auc_scorer, roc_auc
 from pauc.svm import AUCSVM, PartialAUCSVM
 from pauc.svm.oracles import auc_oracle, pauc_tight_oracle
 
 from _paper_protocol import PAPER_C_GRID_AUC, PAPER_C_GRID_PAUC, select_and_test
+from _sklearn_checks import LABEL_RULE_CHECKS
 
 # Checks that cannot pass, and why.
 _DECISION_IS_A_SCORE = (
@@ -34,6 +36,7 @@ _APPROXIMATE = (
     "the cutting-plane solution is within C * tol of the optimum, not to the check's "
     "rtol=1e-7, and the two fits take different paths to it")
 EXPECTED_FAILED = {
+    **LABEL_RULE_CHECKS,
     "check_classifiers_train": _DECISION_IS_A_SCORE,
     "check_classifiers_classes": _DECISION_IS_A_SCORE,
     "check_sample_weight_equivalence_on_dense_data": _APPROXIMATE,
@@ -154,11 +157,17 @@ def test_fitted_attributes_and_scores():
 def test_string_labels_and_positive_class():
     X, y = _data(5)
     labels = np.array(["neg", "pos"])[y]
-    est = AUCSVM(C=1.0).fit(X, labels)
+    with pytest.raises(ValueError, match="pos_label"):
+        AUCSVM(C=1.0).fit(X, labels)
+    est = AUCSVM(C=1.0, pos_label="pos").fit(X, labels)
     assert est.classes_.tolist() == ["neg", "pos"]
     ref = AUCSVM(C=1.0).fit(X, y)
     np.testing.assert_allclose(est.coef_, ref.coef_)
     assert set(est.predict(X)) <= {"neg", "pos"}
+    # naming the other class turns the problem around: classes_[1] is the positive one
+    flipped = AUCSVM(C=1.0, pos_label="neg").fit(X, labels)
+    assert flipped.classes_.tolist() == ["pos", "neg"]
+    np.testing.assert_allclose(flipped.coef_, -ref.coef_, atol=1e-6)
 
 
 @pytest.mark.parametrize("f", [0.0, 0.05, 0.1, 0.25])
@@ -191,8 +200,7 @@ def test_youden_threshold_is_the_highest_best_threshold(rows):
     """Default AUCSVM operating point against brute force over every distinct score (ties)."""
     scores = np.array([s for s, _ in rows], dtype=np.float64)
     is_pos = np.array([p for _, p in rows])
-    est = AUCSVM()
-    est._set_threshold(scores, is_pos, None)
+    threshold = operating_threshold(scores, is_pos, None)     # AUCSVM's default rule
 
     def youden(t):
         return (scores[is_pos] >= t).mean() - (scores[~is_pos] >= t).mean()
@@ -201,7 +209,7 @@ def test_youden_threshold_is_the_highest_best_threshold(rows):
     best = max(values.values())
     # the highest maximising score (J = 0 at +inf only if every score is worse)
     t_star = max(t for t, v in values.items() if v == best) if best >= 0 else np.inf
-    np.testing.assert_array_equal(scores >= est.threshold_, scores >= t_star)
+    np.testing.assert_array_equal(scores >= threshold, scores >= t_star)
 
 
 def test_grid_search_with_pauc_scorer_in_a_pipeline():

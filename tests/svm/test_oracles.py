@@ -370,8 +370,8 @@ def test_bad_indices_raise(oracle):
 def _check_sorted_candidates(scores, is_pos):
     coef = np.empty(len(scores))
     n_neg = int((~is_pos).sum())
-    values, rows = _oracles._sorted_candidates(scores, is_pos.view(np.uint8), n_neg,
-                                                -np.inf, 0, coef)
+    values, rows = _oracles.sorted_candidates(scores, is_pos.view(np.uint8), n_neg,
+                                               -np.inf, 0, coef)
     np.testing.assert_array_equal(values, scores[rows])
     neg_rows, pos_rows = rows[:n_neg], rows[n_neg:]
     np.testing.assert_array_equal(np.sort(neg_rows), np.flatnonzero(~is_pos))

@@ -1,4 +1,5 @@
-"""Aggregation of ranking trees (paper 003 §3.2-3.3) against brute force on tiny profiles."""
+"""Aggregation of ranking trees (Clémençon, Depecker & Vayatis, "Ranking Forests",
+JMLR 2013, §3.2-3.3) against brute force on tiny profiles."""
 
 from functools import lru_cache
 from itertools import permutations
@@ -55,7 +56,7 @@ def _unpack(profile, n_trees=None):
 
 # ----------------------------------------------------------------- the enumerator itself
 def test_weak_order_counts_are_the_fubini_numbers():
-    # Paper 003 §3.2.3: #R(Z) = Σ_k (−1)^k Σ_m (−1)^m C(k,m) m^N (the Fubini numbers).
+    # Ranking Forests §3.2.3: #R(Z) = Σ_k (−1)^k Σ_m (−1)^m C(k,m) m^N (the Fubini numbers).
     assert [len(all_weak_orders(n)) for n in range(1, 8)] == [1, 3, 13, 75, 541, 4683, 47293]
 
 
@@ -99,8 +100,7 @@ def test_kemeny_never_worse_than_its_mean_rank_start(n_cells, n_trees, seed, tie
     result = agg.kemeny_median(leaves, weights, n_iter=int(rng.integers(0, 3000)),
                                init=("mean_rank", "median_rank")[seed % 2], allow_ties=ties,
                                random_state=seed)
-    start = agg.mean_rank_order(leaves, weights) if seed % 2 == 0 else \
-        agg.median_rank_order(leaves, weights)
+    start = agg.rank_order(leaves, weights, "mean" if seed % 2 == 0 else "median")
     if ties:
         assert result.start_cost == pytest.approx(agg.kendall_cost(start, leaves, weights))
     assert result.cost <= result.start_cost + 1e-9
@@ -116,7 +116,7 @@ def test_anneal_alone_keeps_the_best_order_and_is_seeded():
     table = _kemeny.pairwise_wins(leaves)
     outs = []
     for _ in range(2):
-        keys = agg.mean_rank_order(leaves, weights)
+        keys = agg.rank_order(leaves, weights)
         start, best = _kemeny.anneal(keys, table, weights, 9, 5000, 0.5, 12345)
         assert best <= start
         assert best == pytest.approx(agg.kendall_cost(keys, leaves, weights))
@@ -160,7 +160,7 @@ def test_mean_rank_is_the_exact_spearman_median_over_permutations(profile):
     def cost(pi):
         return float(((np.asarray(pi, dtype=float)[:, None] - ranks) ** 2).sum())
     best = min(cost(pi) for pi in permutations(range(1, n_cells + 1)))
-    order = agg.mean_rank_order(leaves)
+    order = agg.rank_order(leaves)
     positions = np.empty(n_cells)
     positions[np.argsort(order, kind="stable")] = np.arange(1, n_cells + 1)
     assert cost(positions) == pytest.approx(best, abs=1e-9)
@@ -235,4 +235,6 @@ def test_invalid_arguments():
     with pytest.raises(ValueError, match="weights"):
         agg.kemeny_median(leaves, weights=[1.0, 0.0, 1.0])
     with pytest.raises(ValueError, match="cell_leaves"):
-        agg.mean_rank_order(np.zeros((0, 2)))
+        agg.rank_order(np.zeros((0, 2)))
+    with pytest.raises(ValueError, match="reduce"):
+        agg.rank_order(leaves, reduce="mode")

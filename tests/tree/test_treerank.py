@@ -1,6 +1,8 @@
-"""TreeRank (paper 000, Sec. IV-A; LeafRank and FR1/FR2 of paper 003): the
-AUC = ½ + Σ gains identity, the ideal-tree values on the Gaussian example,
-pruning, and the scikit-learn contract."""
+"""TreeRank (Clémençon & Vayatis, "Tree-based ranking methods", IEEE Trans. Inf.
+Theory 2009, Sec. IV-A; LeafRank and FR1/FR2 of Clémençon, Depecker & Vayatis,
+"Ranking Forests", JMLR 2013): the AUC = ½ + Σ gains identity, the ideal-tree
+values on the Gaussian example, pruning, invariance to the scale of the weights,
+and the scikit-learn contract."""
 
 import pickle
 from fractions import Fraction
@@ -15,6 +17,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from _sklearn_checks import expected_failed_checks
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from _brute_force import area
@@ -107,7 +110,8 @@ def gaussian_test_set():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_gaussian_depth_1_and_5_reach_the_ideal_tree(seed, gaussian_test_set):
-    """Spec seed-000 §4: AUC(s*_1) = Φ(1/2) = 0.69146, AUC(s*_5) = 0.75996 (Δ = 1).
+    """The ideal trees of the Gaussian example (AUC(s*_1) = Φ(1/2) = 0.69146,
+    AUC(s*_5) = 0.75996 for Δ = 1, ``pauc.datasets.ideal_tree_auc``).
 
     With n = 20,000 the fitted tree's thresholds are off by O(n^-1/2), which costs
     O(1/n) of AUC at depth 1 but more at depth 5, where the deepest nodes hold
@@ -153,6 +157,40 @@ def test_cv_pruning(signal):
     assert roc_auc(y, pruned.decision_function(X)) == pytest.approx(pruned.train_auc_, abs=1e-12)
     path = pruned.prune_path_
     assert path["lambda"].shape == path["cv_auc"].shape
+
+
+@pytest.mark.parametrize("n_pos, cv", [(3, 5), (4, 5), (1, 2), (2, 3)])
+def test_cv_pruning_with_fewer_samples_of_a_class_than_folds_says_why(n_pos, cv):
+    """With fewer positives than folds some held-out part holds no positive: the
+    error names ``prune`` and ``cv`` and the class counts, instead of the metric's
+    "y_true holds only one class" about folds the user never made."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = np.zeros(60, dtype=int)
+    y[:n_pos] = 1
+    with pytest.raises(ValueError,
+                       match=rf'prune="cv".*cv={cv}.*{n_pos} positive.*{60 - n_pos} negative'):
+        TreeRank(prune="cv", cv=cv, random_state=0, **SMALL).fit(X, y)
+    # The same data with cv no larger than the smaller class prunes fine, and every
+    # held-out part holds both classes.
+    if n_pos >= 2:
+        model = TreeRank(prune="cv", cv=n_pos, random_state=0, **SMALL).fit(X, y)
+        assert np.isfinite(model.prune_path_["cv_auc"]).all()
+
+
+def test_cv_pruning_counts_only_samples_of_positive_weight():
+    """Positives of zero weight cannot make a held-out AUC: they do not count
+    towards the ``cv`` positives needed, and the folds spread the weighted ones."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(80, 3))
+    y = (X[:, 0] + rng.normal(size=80) > 1.2).astype(int)
+    w = np.ones(80)
+    positives = np.flatnonzero(y == 1)
+    w[positives[3:]] = 0.0           # three positives of positive weight
+    with pytest.raises(ValueError, match=r'prune="cv".*cv=5.*3 positive'):
+        TreeRank(prune="cv", cv=5, random_state=0, **SMALL).fit(X, y, sample_weight=w)
+    model = TreeRank(prune="cv", cv=3, random_state=0, **SMALL).fit(X, y, sample_weight=w)
+    assert np.isfinite(model.prune_path_["cv_auc"]).all()
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -229,10 +267,13 @@ def test_pipeline_and_grid_search():
 def test_labels_any_two_values():
     X, y = tied_data(8)
     labels = np.where(y == 1, "spam", "ham")
-    a = TreeRank(random_state=0).fit(X, labels)
+    a = TreeRank(random_state=0, pos_label="spam").fit(X, labels)
     b = TreeRank(random_state=0).fit(X, y)
     assert list(a.classes_) == ["ham", "spam"]
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    # without pos_label, string labels do not say which class is positive
+    with pytest.raises(ValueError, match="pos_label"):
+        TreeRank(random_state=0).fit(X, labels)
 
 
 @pytest.mark.parametrize("params, message", [
@@ -260,13 +301,13 @@ def test_bad_parameters(params, message):
 
 def test_bad_data():
     X, y = tied_data(0)
-    with pytest.raises(ValueError, match="two classes"):
+    with pytest.raises(ValueError, match="only one class"):
         TreeRank().fit(X, np.ones_like(y))
     X_nan = X.copy()
     X_nan[3, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         TreeRank().fit(X_nan, y)
-    with pytest.raises(ValueError, match="two classes"):
+    with pytest.raises(ValueError, match="Only binary classification"):
         TreeRank().fit(X, np.arange(y.shape[0]) % 3)
     with pytest.raises(ValueError, match="sample_weight"):
         TreeRank().fit(X, y, sample_weight=np.where(y == 1, 0.0, 1.0))
@@ -288,9 +329,10 @@ def _expected_failed_checks(estimator):
     """
     if estimator.min_samples_split > 2 or estimator.min_samples_leaf > 1 or estimator.prune:
         reason = "min_samples_* count samples / CV folds depend on the rows"
-        return {"check_sample_weight_equivalence_on_dense_data": reason,
-                "check_sample_weight_equivalence_on_sparse_data": reason}
-    return {}
+        return expected_failed_checks(
+            check_sample_weight_equivalence_on_dense_data=reason,
+            check_sample_weight_equivalence_on_sparse_data=reason)
+    return expected_failed_checks()
 
 
 @parametrize_with_checks(
@@ -311,3 +353,81 @@ def test_a9a_defaults_reach_the_r_package_auc():
     X_train, y_train, X_test, y_test = load_a9a()
     model = TreeRank(random_state=0).fit(X_train, y_train)
     assert roc_auc(y_test, model.decision_function(X_test)) >= 0.885
+
+
+# --------------------------------------------------------------------------- #
+# A global rescaling of sample_weight does not change the tree.
+# --------------------------------------------------------------------------- #
+
+_STRUCTURE = ("children_left", "children_right", "depth", "n_samples", "split_root",
+              "leafrank_feature", "leafrank_threshold", "leafrank_left", "leafrank_right",
+              "leafrank_in_left")
+
+
+def assert_same_tree_up_to_weight_scale(a, b, scale):
+    """Same nodes, cuts and leaves; class weights scaled by ``scale``; same gains
+    (ratios of weights) up to the rounding of the scaled weights."""
+    for name in _STRUCTURE:
+        np.testing.assert_array_equal(getattr(a.tree_, name), getattr(b.tree_, name),
+                                      err_msg=name)
+    for name in ("pos_weight", "neg_weight"):
+        np.testing.assert_allclose(getattr(b.tree_, name), scale * getattr(a.tree_, name),
+                                   rtol=1e-12, err_msg=name)
+    np.testing.assert_allclose(b.tree_.gain, a.tree_.gain, rtol=1e-12, atol=1e-15)
+
+
+def _scale_problems():
+    """Problems on which the trees at 7c47197 changed with the scale: unit and
+    random weights, continuous and tied features, both LeafRank criteria."""
+    X0, y0 = make_classification_like(0, rounded=False)
+    X3, y3 = make_classification_like(3, rounded=True)
+    w_random = np.random.default_rng(1).random(y0.shape[0]) + 0.1
+    return {"continuous-gini": (X0, y0, None, "gini"),
+            "tied-gain": (X3, y3, None, "gain"),
+            "random-weights-gini": (X0, y0, w_random, "gini"),
+            "random-weights-gain": (X3, y3, w_random, "gain")}
+
+
+def make_classification_like(seed, rounded, n=500):
+    from sklearn.datasets import make_classification
+    X, y = make_classification(n, 6, n_informative=3, random_state=seed)
+    return (X.round(0) if rounded else X), y
+
+
+@pytest.mark.parametrize("problem", ["continuous-gini", "tied-gain", "random-weights-gini",
+                                     "random-weights-gain"])
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-6, 1e-3, 0.1, 3.0, 1e6, 1e200, 1e300])
+def test_tree_does_not_depend_on_the_scale_of_sample_weight(problem, scale):
+    X, y, w, criterion = _scale_problems()[problem]
+    w = np.ones(y.shape[0]) if w is None else w
+    ref = TreeRank(leafrank_criterion=criterion, random_state=0).fit(X, y, sample_weight=w)
+    got = TreeRank(leafrank_criterion=criterion, random_state=0).fit(X, y,
+                                                                     sample_weight=w * scale)
+    assert_same_tree_up_to_weight_scale(ref, got, scale)
+    np.testing.assert_array_equal(ref.decision_function(X), got.decision_function(X))
+    assert got.train_auc_ == pytest.approx(ref.train_auc_, abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), mantissa=st.floats(1.0, 9.99), exponent=st.integers(-300, 300),
+       lr_depth=st.integers(1, 3), criterion=st.sampled_from(["gain", "gini"]))
+def test_tree_does_not_depend_on_the_scale_of_integer_weights(seed, mantissa, exponent,
+                                                              lr_depth, criterion):
+    X, y = tied_data(seed, n=150)
+    w = np.random.default_rng(seed).integers(1, 5, size=y.shape[0]).astype(float)
+    scale = mantissa * 10.0 ** exponent
+    kw = dict(max_depth=5, leafrank_max_depth=lr_depth, leafrank_criterion=criterion,
+              random_state=seed, min_samples_split=4, min_samples_leaf=2)
+    ref = TreeRank(**kw).fit(X, y, sample_weight=w)
+    got = TreeRank(**kw).fit(X, y, sample_weight=w * scale)
+    assert_same_tree_up_to_weight_scale(ref, got, scale)
+
+
+@pytest.mark.parametrize("scale", [1e-200, 0.1, 1e200])
+def test_pruned_tree_does_not_depend_on_the_scale_of_sample_weight(scale):
+    X, y, w, criterion = _scale_problems()["random-weights-gain"]
+    kw = dict(leafrank_criterion=criterion, prune="cv", cv=3, random_state=0)
+    ref = TreeRank(**kw).fit(X, y, sample_weight=w)
+    got = TreeRank(**kw).fit(X, y, sample_weight=w * scale)
+    assert_same_tree_up_to_weight_scale(ref, got, scale)
+    assert got.prune_lambda_ == pytest.approx(ref.prune_lambda_, rel=1e-9)

@@ -1,11 +1,12 @@
 """AUC and partial AUC of row-chunked ``dask.array`` scores, exact (ties count 1/2).
 
 :func:`pauc.metrics.roc_auc` and :func:`pauc.metrics.partial_auc` (and
-:func:`~pauc.metrics.two_way_partial_auc`) send dask inputs here.  The value
-is the one of the in-memory metric, bit for bit: the area over a window
-``[alpha, beta]`` depends only on the negatives down to the
-``k = floor(n beta) + 1``-th highest and the positives scored at least as
-high (:func:`pauc.metrics._top_of_classes`), so
+:func:`~pauc.metrics.two_way_partial_auc`) send dask inputs here (registered as
+``"raw_area"``, see :mod:`pauc._dispatch`).  The value is the one of the
+in-memory metric, bit for bit: the area over a window ``[alpha, beta]``
+depends only on the negatives down to the ``k = floor(n beta) + 1``-th
+highest and the positives scored at least as high (as
+:func:`pauc.metrics.raw_area` selects them), so
 
 1. each chunk selects its top ``k`` negatives; a tree reduction on the
    workers merges them into the ``k``-th highest negative score (the cutoff);
@@ -26,11 +27,15 @@ order, 24 bytes per row) and the in-memory metric runs there.
 
 from functools import partial
 
+import dask
+import dask.array as da
 import numpy as np
 
-from . import _ranking
-from ._dask import aligned_labels, check_known_chunks, is_dask_array, require_dask, tree_reduce
-from ._validation import check_pos_label
+from .. import _ranking
+from .._validation import check_binary_classes
+from ..metrics import raw_area as in_memory_raw_area
+from ._collections import (aligned_labels, blocks, check_known_chunks, merge_top, task,
+                           top_values, tree_reduce)
 
 __all__ = ["raw_area"]
 
@@ -52,17 +57,7 @@ def _chunk_counts(y, s, pos_label):
 
 
 def _chunk_top_negatives(y, s, pos_label, k):
-    neg = _as_score_dtype(s)[np.asarray(y) != pos_label]
-    if neg.shape[0] > k:
-        neg = np.partition(neg, neg.shape[0] - k)[neg.shape[0] - k:]
-    return np.sort(neg)
-
-
-def _merge_top(k, *lists):
-    merged = np.concatenate(lists)
-    if merged.shape[0] > k:
-        merged = np.partition(merged, merged.shape[0] - k)[merged.shape[0] - k:]
-    return np.sort(merged)
+    return top_values(_as_score_dtype(s)[np.asarray(y) != pos_label], k)
 
 
 def _chunk_tops(y, s, pos_label, top, keep_all):
@@ -95,15 +90,13 @@ def _concatenate_rows(*parts):
 
 
 def _weighted_area(rows, fpr_lo, fpr_hi, tpr_floor, pos_label):
-    from .metrics import _raw_area      # the in-memory metric, on one worker
-    y, s, w = rows
-    return _raw_area(y, s, fpr_lo, fpr_hi, tpr_floor, pos_label, w)
+    y, s, w = rows          # the in-memory metric, on one worker
+    return in_memory_raw_area(y, s, fpr_lo, fpr_hi, tpr_floor, pos_label, w)
 
 
 def raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label=None, sample_weight=None):
     """``∫_{fpr_lo}^{fpr_hi} max(TPR(u) - tpr_floor, 0) du`` of dask scores (see module doc)."""
-    dask, da = require_dask()
-    if not is_dask_array(y_score):
+    if not isinstance(y_score, da.Array):
         y_score = np.asarray(y_score)
         if y_score.ndim == 2 and y_score.shape[1] == 1:
             y_score = y_score[:, 0]
@@ -122,35 +115,27 @@ def raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label=None, sample_
     if y_score.dtype.kind not in "biuf":
         raise ValueError(f"y_score must be numeric, got dtype {y_score.dtype}")
     y_true = aligned_labels(y_true, y_score.chunks[0], name="y_true", reference="y_score")
-    task = partial(dask.delayed, pure=True)
-    y_blocks = list(y_true.to_delayed().ravel())
-    s_blocks = list(y_score.to_delayed().ravel())
+    y_blocks, s_blocks = blocks(y_true), blocks(y_score)
     if sample_weight is not None:
         weight = aligned_labels(sample_weight, y_score.chunks[0], name="sample_weight",
                                 reference="y_score")
         rows = tree_reduce(_concatenate_rows,
                            [task(_chunk_rows)(yb, sb, wb) for yb, sb, wb
-                            in zip(y_blocks, s_blocks, weight.to_delayed().ravel())])
+                            in zip(y_blocks, s_blocks, blocks(weight))])
         return float(task(_weighted_area)(rows, fpr_lo, fpr_hi, tpr_floor, pos_label)
                      .compute())
     classes = np.unique(np.concatenate(dask.compute(*[task(_chunk_classes)(b)
                                                       for b in y_blocks])))
-    if classes.shape[0] > 2:
-        raise ValueError(f"y_true must be binary; it takes {classes.shape[0]} values: "
-                         f"{classes[:10].tolist()}")
-    if classes.shape[0] < 2:
-        raise ValueError("y_true holds only one class: ROC metrics need both positives and "
-                         "negatives")
-    pos_label = check_pos_label(classes, pos_label)
+    pos_label = check_binary_classes(classes, pos_label)
     m = int(sum(dask.compute(*[task(_chunk_counts)(yb, sb, pos_label)
                                for yb, sb in zip(y_blocks, s_blocks)])))
     n = int(y_score.shape[0]) - m
-    # the same cut as pauc.metrics._top_of_classes
+    # the same cut as the in-memory metric (pauc.metrics)
     k = min(n, int(np.floor(n * fpr_hi)) + 1)
     keep_all = k >= n
     top = None
     if not keep_all:
-        top = tree_reduce(partial(_merge_top, k),
+        top = tree_reduce(partial(merge_top, k),
                           [task(_chunk_top_negatives)(yb, sb, pos_label, k)
                            for yb, sb in zip(y_blocks, s_blocks)])
     tops = [task(_chunk_tops)(yb, sb, pos_label, top, keep_all)

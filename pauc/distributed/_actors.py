@@ -1,18 +1,17 @@
 """The cutting-plane iterations of a chunked fit, held by Dask actors.
 
-A chunked fit (:func:`pauc.svm._chunked.fit_chunked`) runs Algorithm 1 of
-paper 002 for tens to hundreds of iterations, each a map-reduce over the row
-chunks.  Run as task graphs, every dependency level of an iteration is a trip
-through the scheduler: on a9a in 4 chunks on a 2-worker ``LocalCluster`` that
-is about 80 ms per iteration, against 3 ms for the whole iteration in memory.
-On a ``dask.distributed`` cluster the fit therefore keeps its chunks in
-*actors* (``Client.submit(..., actor=True)``): one :class:`ChunkActor` per
-worker, created on the worker that already holds the persisted chunks (a chunk
-moves only to balance the rows between the workers), and an iteration is one
-call per actor:
+A chunked fit runs Algorithm 1 of Narasimhan & Agarwal (2017) for tens to
+hundreds of iterations, each a map-reduce over the row chunks.  Run as task
+graphs (:mod:`._graphs`), every dependency level of an iteration is a trip
+through the scheduler, several milliseconds each, against a few milliseconds
+for a whole iteration in memory.  On a ``dask.distributed`` cluster the fit
+therefore keeps its chunks in *actors* (``Client.submit(..., actor=True)``):
+one :class:`ChunkActor` per worker, created on the worker that already holds
+the persisted chunks (a chunk moves only to balance the rows between the
+workers), and an iteration is one call per actor:
 
 1. the client sends ``w`` (d floats) to every actor;
-2. each actor scores its chunks, ``X_k @ w``, and sends what the oracle needs
+2. each actor scores its chunks, ``X_k @ w``, and sends what the search needs
    from it to the other actors, directly, worker to worker, without the
    scheduler or the client:
 
@@ -25,35 +24,48 @@ call per actor:
      integers), from which every actor derives the same plan (tie quotas in
      row order, ``c_j = #{i : r_i >= j}``);
 
-3. each actor computes its chunks' coefficients with the per-chunk functions
-   of :mod:`pauc.svm._chunked` (so the cut equals the in-memory oracle's,
-   ties and the row-order tie-break included) and returns ``sum_k X_kᵀ
-   coef_k`` over its chunks, ``scores · coef`` and the loss count: d + 2
-   numbers reach the client.
+3. each actor computes its chunks' coefficients with the per-chunk steps of
+   :mod:`._chunks` (so the cut equals the in-memory search's, ties and the
+   row-order tie-break included) and returns ``sum_k X_k^T coef_k`` over its
+   chunks, ``scores . coef`` and the loss count: d + 2 numbers reach the
+   client, which :class:`ActorDesign` returns as a
+   :class:`~pauc.svm._design.Cut`.  The coefficients never leave the workers.
 
-The coefficients never leave the workers: the solver sees them as a
-:class:`ChunkCut`, which knows ``X.T @ coef`` and ``scores @ coef``; the
-scores are a :class:`ActorScores` (the ``w`` they come from).
+The threshold of ``predict`` is the package's rule
+(:func:`pauc._threshold.threshold_rule`) with its four order statistics
+answered by one actor call each.
+
+References
+----------
+Narasimhan & Agarwal (2017), Algorithms 1-3; Joachims (2005). Full entries in
+``docs/references.rst``.
 """
 
 import asyncio
 import logging
+import time
 import uuid
 import weakref
 
+import dask
+import distributed
 import numpy as np
 from dask.sizeof import sizeof
+from distributed.actor import Actor
+from distributed.protocol import to_serialize
 
-from .._dask import merge_top, sum_arrays, top_values
-from .._validation import empirical_indices
-from ._chunked import (ChunkedLabels, _auc_coef, _auc_sort, _chunk_rows, _matvec_block,
-                       _max_below, _min_above, _rmatvec_block, _totals, _window_coef,
-                       _youden_chunk, window_plan_from_hist)
+from .._threshold import best_youden, threshold_rule
+from ..svm._design import Cut, Design
+from ._chunks import (auc_coef, auc_sort, max_below, matvec_block, min_above, rmatvec_block,
+                      totals, window_coef, window_plan, window_rows)
+from ._collections import merge_top, sum_arrays, top_values
+from ._graphs import check_chunked_search
+from ._labels import ChunkedLabels
 
 _logger = logging.getLogger(__name__)
 
-__all__ = ["ChunkActor", "ActorDesign", "ActorScores", "ChunkCut", "actor_design",
-           "bytes_received", "bytes_exchanged"]
+__all__ = ["ChunkActor", "ActorDesign", "distributed_client", "bytes_received",
+           "bytes_exchanged"]
 
 # Bytes of the actors' replies received by this process (the client), and
 # bytes the actors received from each other, for the benchmark and the test
@@ -118,6 +130,7 @@ class ChunkActor:
         self.y = [np.asarray(b).ravel() for b in blocks[count:]]
         self.pos = self.all_pos = None
         self.bytes_from_peers = 0
+        self._last_scores = None
         self._inline = sum(_stored_values(x) for x in self.X) < _INLINE_VALUES
         self._received = {}        # (step, name) -> ({sender: value}, all received)
         self._sent = {}            # (step, name) -> the sends (tasks)
@@ -144,7 +157,7 @@ class ChunkActor:
         self._closed = True
         for failed in self._failures.values():
             failed.set()
-        self.X = self.y = self.pos = self.all_pos = None
+        self.X = self.y = self.pos = self.all_pos = self._last_scores = None
 
     # -- exchange between the actors ------------------------------------
     #
@@ -213,10 +226,7 @@ class ChunkActor:
         to a lost worker fails with ``OSError``."""
         if self._closed:
             raise PeerFailed("the fit's actors were released")
-        from distributed import get_worker
-        from distributed.protocol import to_serialize
-
-        rpc = get_worker().rpc
+        rpc = distributed.get_worker().rpc
         args = [step, name, self.indices[0], to_serialize(value)]
 
         async def send(address, key):
@@ -265,18 +275,23 @@ class ChunkActor:
             raise
 
     def _scores(self, w):
-        return [_matvec_block(x, w) for x in self.X]
+        """``X_k @ w`` of this worker's chunks (kept for the ``w`` of the last call:
+        the threshold's order statistics ask several times at one ``w``)."""
+        key = w.tobytes()
+        if self._last_scores is None or self._last_scores[0] != key:
+            self._last_scores = (key, [matvec_block(x, w) for x in self.X])
+        return self._last_scores[1]
 
-    # -- the two oracles ------------------------------------------------
+    # -- the two searches -------------------------------------------------
 
     async def auc_cut(self, step, w, inv_n):
-        """Joachims' AUC cut (paper 002, eqs. (5)-(7)) on this worker's chunks."""
+        """Joachims' AUC cut on this worker's chunks: ``(g, dot, loss count)``."""
         return await self._step(step, self._auc_cut, w, inv_n)
 
     async def _auc_cut(self, step, w, inv_n):
         def prepare():
             scores = np.concatenate(self._scores(w))
-            return (scores,) + _auc_sort(scores, self.all_pos)
+            return (scores,) + auc_sort(scores, self.all_pos)
 
         scores, mine, rows = await self._run(prepare)
         lists = [mine] + await self._exchange(step, "auc", mine)
@@ -284,20 +299,21 @@ class ChunkActor:
         def finish():
             # all this worker's rows at once: their counts are against every
             # worker's sorted lists, whatever their chunk
-            coef, loss = _auc_coef(mine, rows, inv_n, lists, scores.shape[0])
+            coef, loss = auc_coef(mine, rows, inv_n, lists, scores.shape[0])
             return self._products(scores, coef) + (loss,)
 
         return await self._run(finish)
 
     def _products(self, scores, coef):
-        """``(sum_k X_kᵀ coef_k, scores · coef)`` over this worker's chunks."""
+        """``(sum_k X_k^T coef_k, scores . coef)`` over this worker's chunks."""
         edges = np.cumsum([0] + [x.shape[0] for x in self.X])
-        g = sum_arrays(*[_rmatvec_block(x, coef[a:b])
+        g = sum_arrays(*[rmatvec_block(x, coef[a:b])
                          for x, a, b in zip(self.X, edges[:-1], edges[1:])])
         return g, float(np.dot(scores, coef))
 
     async def window_cut(self, step, w, j_alpha, j_beta, inv_n):
-        """Tight-surrogate cut (Algorithms 2 and 3) on this worker's chunks."""
+        """Tight-surrogate cut (Algorithms 2 and 3) on this worker's chunks:
+        ``(g, dot, loss count)``."""
         return await self._step(step, self._window_cut, w, j_alpha, j_beta, inv_n)
 
     async def _window_cut(self, step, w, j_alpha, j_beta, inv_n):
@@ -309,117 +325,87 @@ class ChunkActor:
         top = merge_top(j_beta, mine, *await self._exchange(step, "top", mine))
 
         def positives_rows():
-            # each positive's row r_i (Algorithm 3), their histogram, and
-            # the chunks' counts at the border of T
-            chunks = [_chunk_rows(s, pos, top, j_alpha, j_beta)
-                      for s, pos in zip(scores, self.pos)]
-            borders = {k: {name: c[name] for name in ("above", "at", "straddle", "loss")}
-                       for k, c in zip(self.indices, chunks)}
-            return chunks, borders, sum_arrays(*[c["hist"] for c in chunks])
+            # each positive's row r_i (Algorithm 3, lines 3-7), their
+            # histogram, and the chunks' counts at the border of T
+            rows = [window_rows(s, pos, top, j_alpha, j_beta, inv_n)
+                    for s, pos in zip(scores, self.pos)]
+            borders = {k: {name: border[name] for name in ("above", "at", "straddle", "loss")}
+                       for k, (_, border) in zip(self.indices, rows)}
+            return rows, borders, sum_arrays(*[border["hist"] for _, border in rows])
 
-        chunks, borders, hist = await self._run(positives_rows)
+        rows, borders, hist = await self._run(positives_rows)
         for other_borders, other_hist in await self._exchange(step, "borders", (borders, hist)):
             borders.update(other_borders)
             hist = sum_arrays(hist, other_hist)
         # every actor derives the same plan from the same sums
-        plan = window_plan_from_hist(j_alpha, j_beta, top, hist,
-                                     [borders[k] for k in sorted(borders)])
+        plan = window_plan(j_alpha, j_beta, top, hist, [borders[k] for k in sorted(borders)])
 
         def finish():
-            return _totals(*[_window_coef(s, pos, top, chunk, plan, k, inv_n, x)
-                             for k, s, pos, chunk, x
-                             in zip(self.indices, scores, self.pos, chunks, self.X)])
+            return totals(*[window_coef(s, pos, top, coef, border, plan, k, inv_n, x)
+                            for k, s, pos, (coef, border), x
+                            in zip(self.indices, scores, self.pos, rows, self.X)])
 
         return await self._run(finish)
 
+    # -- the order statistics of the threshold rule ------------------------
 
-    # -- the threshold of predict -----------------------------------------
+    async def kth_highest_negative(self, step, w, k):
+        """The ``k``-th highest negative of all chunks (every actor returns it)."""
+        return await self._step(step, self._kth_highest_negative, w, k)
 
-    async def threshold(self, step, w, m, n, k):
-        """``threshold_`` of :meth:`_StructuralSVM._set_threshold` at ``X @ w``:
-        Youden's point (``k`` None), above the highest negative (``k == 0``)
-        or at the ``k``-th highest negative; then halfway down to the next
-        lower score.  Every actor returns the same value."""
-        return await self._step(step, self._threshold, w, m, n, k)
+    async def _kth_highest_negative(self, step, w, k):
+        s = await self._run(lambda: np.concatenate(self._scores(w)))
+        mine = await self._run(top_values, s[~self.all_pos], k)
+        return float(merge_top(k, mine, *await self._exchange(step, "top", mine))[0])
 
-    async def _threshold(self, step, w, m, n, k):
+    async def lowest_positive_above(self, step, w, level):
+        """This worker's lowest positive above ``level`` (the client takes the least)."""
+        return await self._step(step, self._local, min_above, w, self.all_pos, level)
+
+    async def highest_below(self, step, w, cut):
+        """This worker's highest score below ``cut`` (the client takes the largest)."""
+        return await self._step(step, self._local, max_below, w, cut)
+
+    async def _local(self, step, func, w, *args):
+        return await self._run(lambda: func(np.concatenate(self._scores(w)), *args))
+
+    async def youden(self, step, w, m, n):
+        """The best Youden pair over this worker's positives, against every
+        worker's sorted scores (the client takes the largest)."""
+        return await self._step(step, self._youden, w, m, n)
+
+    async def _youden(self, step, w, m, n):
         s = await self._run(lambda: np.concatenate(self._scores(w)))
         pos = self.all_pos
-        if k is None:
-            mine = await self._run(lambda: (np.sort(s[pos]), np.sort(s[~pos])))
-            lists = [mine] + await self._exchange(step, "sorted", mine)
-            best = await self._run(_youden_chunk, mine[0], m, n,
-                                   [pl for pl, _ in lists], [nl for _, nl in lists])
-            youden, at = max([best] + await self._exchange(step, "best", best))
-            cut = at if youden >= 0 else np.inf
-        elif k == 0:
-            mine = top_values(s[~pos], 1)
-            level = float(merge_top(1, mine, *await self._exchange(step, "top", mine))[-1])
-            lowest = _min_above(s, pos, level)
-            lowest = min([lowest] + await self._exchange(step, "lowest", lowest))
-            cut = lowest if np.isfinite(lowest) else float(np.nextafter(level, np.inf))
-        else:
-            mine = await self._run(top_values, s[~pos], k)
-            cut = float(merge_top(k, mine, *await self._exchange(step, "top", mine))[0])
-        if not np.isfinite(cut):
-            return cut
-        below = _max_below(s, cut)
-        below = max([below] + await self._exchange(step, "below", below))
-        return 0.5 * (cut + below) if np.isfinite(below) else cut
+        mine = await self._run(lambda: (np.sort(s[pos]), np.sort(s[~pos])))
+        lists = [mine] + await self._exchange(step, "sorted", mine)
+        return await self._run(best_youden, mine[0], m, n, [pl for pl, _ in lists],
+                               [nl for _, nl in lists])
 
 
 # --------------------------------------------------------------------------
-# The client's side: what the cutting-plane solver and the CCCP loop see
+# The client's side: the design the solver, the CCCP loop and the threshold see
 # --------------------------------------------------------------------------
 
-class ChunkCut:
-    """A cut whose coefficients stay on the workers: ``X.T @ coef`` (``g``)
-    and ``scores @ coef`` (``dot``) came back with it; ``coef * scale``
-    scales both (the CCCP loop scales the [0, beta] cuts)."""
-
-    def __init__(self, scores, g, dot):
-        self.scores, self.g, self.dot = scores, g, dot
-
-    def __mul__(self, scale):
-        return ChunkCut(self.scores, self.g * float(scale), self.dot * float(scale))
-
-    __rmul__ = __mul__
-
-
-class ActorScores:
-    """``X @ w`` of an :class:`ActorDesign`: held as ``w``; the actors score
-    their chunks inside each oracle call (a product of d floats' worth of
-    traffic instead of n)."""
-
-    _pauc_actor_scores = True
+class _ActorOrderStatistics:
+    """The order statistics of :func:`pauc._threshold.threshold_rule` at ``w``,
+    one actor call each."""
 
     def __init__(self, design, w):
-        self.design = design
-        self.w = w
-        self.shape = (design.shape[0],)
+        self._design, self._w = design, w
+        self.n_pos, self.n_neg = design.n_pos, design.n_neg
 
-    def __matmul__(self, cut):
-        if isinstance(cut, ChunkCut) and cut.scores is self:
-            return cut.dot
-        raise TypeError("chunked scores multiply only the cuts computed from them")
+    def kth_highest_negative(self, k):
+        return self._design._call("kth_highest_negative", self._w, k)[0]
 
-    def auc_cut(self, y):
-        return self.design.cut(self, y, "auc_cut")
+    def lowest_positive_above(self, level):
+        return min(self._design._call("lowest_positive_above", self._w, level))
 
-    def window_cut(self, y, j_alpha, j_beta):
-        return self.design.cut(self, y, "window_cut", j_alpha, j_beta)
+    def youden(self):
+        return max(self._design._call("youden", self._w, self.n_pos, self.n_neg))
 
-
-class _ActorTransposed:
-    """``X.T`` of an :class:`ActorDesign`: ``X.T @ cut`` is the cut's ``g``."""
-
-    def __init__(self, design):
-        self.shape = design.shape[::-1]
-
-    def __matmul__(self, cut):
-        if not isinstance(cut, ChunkCut):
-            raise TypeError("X.T @ coef of chunked data takes the cuts of its oracles")
-        return cut.g.copy()
+    def highest_below(self, cut):
+        return max(self._design._call("highest_below", self._w, cut))
 
 
 def _handle(address, key, direct):
@@ -427,16 +413,14 @@ def _handle(address, key, direct):
 
     ``direct``: calls go straight to the actor's worker, as Dask's handles
     do only when the client was made with ``direct_to_workers=True`` (by
-    default they go through the scheduler: one hop each way more, about 0.5
-    ms of each 5 ms step on a9a).  When the first call cannot reach the
+    default they go through the scheduler: one hop each way more, a tenth of
+    a step on a9a).  When the first call cannot reach the
     workers directly (``OSError``, after Dask's connection timeout),
     :class:`ActorDesign` falls back to Dask's route and remembers it for the
     client; a client made with ``direct_to_workers=False`` never goes direct.
     The override is of a private property: should a later ``distributed``
     drop it, the handles take Dask's route, slower but with the same results.
     """
-    from distributed.actor import Actor
-
     if not direct:
         return Actor(ChunkActor, address, key)
 
@@ -457,7 +441,7 @@ def _handle(address, key, direct):
 _UNREACHABLE = weakref.WeakKeyDictionary()
 
 
-def _assign(sizes, owners, workers):
+def assign_chunks(sizes, owners, workers):
     """Chunks to workers, ``{address: [chunk, ...]}`` (chunks in row order).
 
     As many actors as ``workers`` (at most one per chunk), with about equal
@@ -488,41 +472,38 @@ def _raise_errors(futures):
             raise future.exception()
 
 
-class ActorDesign:
-    """A chunked design matrix whose chunks are held by one :class:`ChunkActor`
-    per worker, for the duration of one fit (:meth:`close` releases them).
+class ActorDesign(Design):
+    """A chunked design whose chunks are held by one :class:`ChunkActor` per
+    worker, for the duration of one fit (:meth:`close` releases them).
 
     Parameters
     ----------
-    design : pauc.svm._chunked.ChunkedDesign
-        The persisted row chunks of ``X``.
+    X : dask.array.Array of shape (n_samples, n_features)
+        Persisted row chunks (dense or scipy.sparse blocks), one column chunk.
     y : dask.array.Array
-        The labels, with ``X``'s row chunks; :meth:`set_positive` then makes
-        :attr:`labels`.
+        The labels, with ``X``'s row chunks; :meth:`set_positive` makes the
+        design's positives.
     client : dask.distributed.Client
     """
 
-    def __init__(self, design, y, client):
-        import dask
-        import distributed
-
-        self.design = design
+    def __init__(self, X, y, client):
         self.labels = None
         self._client = client
         self._background = set()
-        self.shape = design.shape
-        self.T = _ActorTransposed(self)
+        self.shape = X.shape
+        self.row_chunks = tuple(int(c) for c in X.chunks[0])
         self._step = 0
         self.actors, self._futures = [], []
         (y,) = dask.persist(y)
-        x_futures = sorted(client.futures_of(design.X), key=lambda f: f.key[1])
+        self._y = y
+        x_futures = sorted(client.futures_of(X), key=lambda f: f.key[1])
         y_futures = sorted(client.futures_of(y), key=lambda f: f.key[1])
         distributed.wait(x_futures)     # who_has knows computed chunks only
         _raise_errors(x_futures)
         owners = client.who_has(x_futures)
         running = [address for address, info in client.scheduler_info()["workers"].items()
                    if info.get("status", "running") == "running"]
-        groups = _assign(design.row_chunks,
+        groups = assign_chunks(self.row_chunks,
                          [(owners[f.key] or [None])[0] for f in x_futures],
                          running or list(client.scheduler_info()["workers"]))
         # Keys chosen here so that each actor knows its peers from the start.
@@ -545,8 +526,6 @@ class ActorDesign:
         """Wait for the actors; raise their errors (a chunk of X or y that could
         not be computed), or a clear one if a chosen worker left meanwhile (the
         actor, pinned to it, would never start)."""
-        import distributed
-
         while True:
             try:
                 distributed.wait(self._futures, timeout=2.0)
@@ -581,49 +560,36 @@ class ActorDesign:
         """The distinct values of ``y`` (each worker's, merged here)."""
         return np.unique(np.concatenate(self._classes))
 
-    def set_positive(self, is_pos, positive):
-        """Make :attr:`labels` (:class:`ChunkedLabels`) with ``y == positive``
-        (``is_pos``, lazy) as the positives; the actors count them."""
+    def set_positive(self, positive):
+        """Take ``y == positive`` as the positive rows; the actors count them."""
         counts = {}
         for part in self._gather("set_positive", positive):
             counts.update(part)
-        self.labels = ChunkedLabels(is_pos, [counts[k] for k in sorted(counts)])
-        return self.labels
+        self.labels = ChunkedLabels(self._y == positive, [counts[k] for k in sorted(counts)])
+        self.n_pos, self.n_neg = self.labels.n_pos, self.labels.n_neg
 
-    def threshold(self, w, operating_fpr):
-        """``threshold_`` of the fitted ``w`` (see :meth:`ChunkActor.threshold`)."""
-        m, n = self.labels.n_pos, self.labels.n_neg
-        if operating_fpr is None:
-            k = None                                  # Youden's point
-        elif operating_fpr == 0.0:
-            k = 0                                     # above the highest negative
-        else:
-            k = empirical_indices(n, (0.0, operating_fpr))[1]
+    @property
+    def defined(self):
+        return self.n_pos > 0 and self.n_neg > 0
+
+    def cut(self, w, problem):
+        check_chunked_search(problem.surrogate)
+        start = time.perf_counter()
         w = np.asarray(w, dtype=np.float64).ravel()
-        return float(self._call("threshold", w, m, n, k)[0])
-
-    def __matmul__(self, w):
-        w = np.asarray(w, dtype=np.float64).ravel()
-        if w.shape != (self.shape[1],):
-            raise ValueError(f"w has shape {w.shape}, expected ({self.shape[1]},)")
-        return ActorScores(self, w)
-
-    def cut(self, scores, y, method, *indices):
-        """Run one oracle step on every actor; ``(ChunkCut, loss)``."""
-        if y is not self.labels:
-            raise ValueError("chunked scores of a fit take that fit's labels")
-        if method == "auc_cut":
-            inv_n = 1.0 / (float(self.labels.n_pos) * float(self.labels.n_neg))
+        if problem.is_auc(self.n_neg):
+            inv_n = problem.scale / (float(self.n_pos) * float(self.n_neg))
+            parts = self._call("auc_cut", w, inv_n)
         else:
-            from .oracles import _check_indices
-
-            indices = _check_indices(*indices, self.labels.n_neg)
-            inv_n = 1.0 / (float(self.labels.n_pos) * float(indices[1] - indices[0]))
-        parts = self._call(method, scores.w, *indices, inv_n)
+            inv_n = problem.scale / (float(self.n_pos) * float(problem.j_beta - problem.j_alpha))
+            parts = self._call("window_cut", w, problem.j_alpha, problem.j_beta, inv_n)
         g = sum_arrays(*[part[0] for part in parts])
         dot = float(sum(part[1] for part in parts))
-        loss = sum(part[2] for part in parts) * inv_n
-        return ChunkCut(scores, g, dot), float(loss)
+        loss = float(sum(part[2] for part in parts) * inv_n)
+        return Cut(g, loss, loss - dot, time_oracle=time.perf_counter() - start)
+
+    def threshold(self, w, operating_fpr, scores=None):
+        stats = _ActorOrderStatistics(self, np.asarray(w, dtype=np.float64).ravel())
+        return threshold_rule(stats, operating_fpr)
 
     def _call(self, method, *args):
         """``method(step, *args)`` on every actor (one step of the exchanges)."""
@@ -695,16 +661,13 @@ class ActorDesign:
             self._futures = []
 
 
-def actor_design(design, y):
-    """An :class:`ActorDesign` when a ``dask.distributed`` client is the current
-    scheduler, else None (the fit then runs as task graphs)."""
-    import dask
-
+def distributed_client():
+    """The ``dask.distributed`` client that is the current scheduler, else None
+    (a chunked fit then runs as task graphs)."""
     try:
-        from distributed import default_client
-        client = default_client()
-    except (ImportError, ValueError):
+        client = distributed.default_client()
+    except ValueError:
         return None
     if dask.base.get_scheduler() != client.get:
         return None
-    return ActorDesign(design, y, client)
+    return client

@@ -1,8 +1,10 @@
-"""The node split of TreeRank (``pauc.tree._splitter``) against brute force.
+"""The node split of TreeRank (``pauc.tree._leafrank``) against brute force.
 
-Oracles: paper 000, Sec. IV-A step 2a (argmax of Λ over orthogonal stumps, both
-orientations, Remark 12; the larger set among tied maximisers, Remark 10) and
-spec seed-000 §2.3 (LeafRank: C is the union of the CART leaves with Λ >= 0).
+Oracles: Clémençon & Vayatis, "Tree-based ranking methods" (IEEE Trans. Inf.
+Theory 2009), Sec. IV-A step 2a: the argmax of Λ over orthogonal stumps, both
+orientations (Remark 12), the larger set among tied maximisers (Remark 10); and
+LeafRank (Clémençon, Depecker & Vayatis, "Ranking Forests", JMLR 2013, §2.3.1):
+C is the union of the cost-sensitive CART's leaves with Λ >= 0.
 All gains are compared exactly, in the integer count form
 n+ n- Λ(C) = W-(node)·P(C) − W+(node)·N(C).
 """
@@ -12,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pauc.tree import _splitter
+from pauc.tree import _grow, _leafrank
 
 
 def run_split(X, is_pos, w, *, max_depth=1, features=None, max_features=None,
-              min_samples_split=2, min_samples_leaf=1, criterion=_splitter.GAIN, seed=0):
+              min_samples_split=2, min_samples_leaf=1, criterion=_leafrank.GAIN, seed=0):
     n, p = X.shape
     X = np.asfortranarray(X, dtype=np.float64)
     features = np.arange(p, dtype=np.intp) if features is None else np.asarray(features, np.intp)
@@ -25,8 +27,9 @@ def run_split(X, is_pos, w, *, max_depth=1, features=None, max_features=None,
     bufs = (np.empty(cap, np.intp), np.empty(cap), np.empty(cap, np.intp),
             np.empty(cap, np.intp), np.zeros(cap, np.uint8))
     samples = np.arange(n, dtype=np.intp)
-    n_nodes, n_in_c, p_c, q_c = _splitter.leafrank_split(
-        X, is_pos.astype(np.uint8), np.asarray(w, np.float64), samples, 0, n, features,
+    n_nodes, n_in_c, p_c, q_c = _leafrank.leafrank_split(
+        X, is_pos.astype(np.uint8), np.asarray(w, np.float64), _grow.rank_features(X),
+        samples, 0, n, features,
         max_features, max_depth, min_samples_split, min_samples_leaf, criterion, seed, *bufs)
     feat, thr, left, right, in_c = (b[:n_nodes] for b in bufs)
     return dict(samples=samples, n_in_c=n_in_c, p_c=p_c, q_c=q_c, feature=feat,
@@ -106,7 +109,7 @@ def test_stump_equals_brute_force(problem):
        st.integers(1, 3))
 def test_leafrank_is_union_of_nonnegative_leaves(problem, depth, criterion, min_leaf):
     X, is_pos, w = problem
-    code = _splitter.GAIN if criterion == "gain" else _splitter.GINI
+    code = _leafrank.GAIN if criterion == "gain" else _leafrank.GINI
     out = run_split(X, is_pos, w, max_depth=depth, criterion=code, min_samples_leaf=min_leaf,
                     min_samples_split=2)
     n = X.shape[0]
@@ -159,52 +162,13 @@ def test_fr2_draws_only_among_master_features():
     assert len(used) > 1   # the draw does vary with the seed
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(-5, 5), max_size=200))
-def test_sort_with_indices(values):
-    v = np.array(values, dtype=np.float64)
-    ix = np.arange(v.shape[0], dtype=np.intp)
-    orig = v.copy()
-    _splitter.sort_with_indices(v, ix)
-    np.testing.assert_array_equal(v, np.sort(orig))
-    np.testing.assert_array_equal(orig[ix], v)
-    np.testing.assert_array_equal(np.sort(ix), np.arange(v.shape[0]))
-
-
-def test_sort_large_with_many_ties():
-    rng = np.random.default_rng(1)
-    v = rng.integers(0, 3, 100_000).astype(np.float64)
-    ix = np.arange(v.shape[0], dtype=np.intp)
-    orig = v.copy()
-    _splitter.sort_with_indices(v, ix)
-    assert (np.diff(v) >= 0).all()
-    np.testing.assert_array_equal(orig[ix], v)
-
-
 def test_bad_buffers_and_arguments():
     X = np.asfortranarray(np.zeros((4, 2)))
-    args = (X, np.array([1, 0, 1, 0], np.uint8), np.ones(4), np.arange(4, dtype=np.intp), 0, 4)
+    args = (X, np.array([1, 0, 1, 0], np.uint8), np.ones(4), _grow.rank_features(X),
+            np.arange(4, dtype=np.intp), 0, 4)
     bufs = (np.empty(1, np.intp), np.empty(1), np.empty(1, np.intp), np.empty(1, np.intp),
             np.zeros(1, np.uint8))
     with pytest.raises(ValueError, match="max_features"):
-        _splitter.leafrank_split(*args, np.arange(2, dtype=np.intp), 3, 1, 2, 1, 0, 0, *bufs)
+        _leafrank.leafrank_split(*args, np.arange(2, dtype=np.intp), 3, 1, 2, 1, 0, 0, *bufs)
     with pytest.raises(ValueError, match="max_depth"):
-        _splitter.leafrank_split(*args, np.arange(2, dtype=np.intp), 2, 0, 2, 1, 0, 0, *bufs)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=1, max_size=40))
-def test_rank_features_are_dense_ranks(rows):
-    X = np.asfortranarray(np.array(rows, dtype=np.float64))
-    ranks, n_values, values, offsets = _splitter.rank_features(X)
-    for f in range(X.shape[1]):
-        distinct, inverse = np.unique(X[:, f], return_inverse=True)
-        np.testing.assert_array_equal(ranks[f], inverse.ravel())
-        assert n_values[f] == distinct.size
-        np.testing.assert_array_equal(values[offsets[f]:offsets[f + 1]], distinct)
-
-
-def test_rank_features_refuses_a_wrong_order():
-    X = np.asfortranarray(np.arange(12, dtype=np.float64).reshape(4, 3))
-    with pytest.raises(ValueError, match="argsort"):
-        _splitter.rank_features(X, np.zeros((4, 3), dtype=np.intp) + np.array([[3], [2], [1], [0]]))
+        _leafrank.leafrank_split(*args, np.arange(2, dtype=np.intp), 2, 0, 2, 1, 0, 0, *bufs)

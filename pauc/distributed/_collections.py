@@ -1,43 +1,25 @@
-"""Shared pieces of the Dask code paths (chunked fits, chunked metrics).
+"""Row-chunked 1-d collections: checks and the reductions every chunked computation uses.
 
-Nothing here imports :mod:`dask` at module level: ``import pauc`` must work
-without it, and :func:`is_dask_array` answers False when dask was never
-imported (no object can then be a dask array).
-
-The helpers work on the *blocks* of row-chunked 1-d arrays as
-:func:`dask.delayed` objects, so that every step of a map-reduce is a task on
-the workers and only what the caller computes reaches the client:
+The helpers work on the *blocks* of row-chunked arrays as :func:`dask.delayed`
+objects, so that every step of a map-reduce is a task on the workers and only
+what the caller computes reaches the client:
 
 * :func:`tree_reduce` -- combine per-chunk results ``fan_in`` at a time, on
   the workers (the client sees only the root);
 * :func:`top_values` / :func:`merge_top` -- the ``k`` largest values of a
   chunk, and of two such lists: the top ``k`` of the whole set is the top
-  ``k`` of the chunks' top-``k`` lists merged (DESIGN.md, "Beyond one machine").
+  ``k`` of the chunks' top-``k`` lists merged (so Algorithm 2/3's line 2 of
+  Narasimhan & Agarwal, the top ``j_beta`` negatives, decomposes over chunks).
 """
 
 import math
-import sys
 
+import dask
+import dask.array as da
 import numpy as np
 
-__all__ = ["is_dask_array", "require_dask", "check_known_chunks", "aligned_labels",
-           "tree_reduce", "top_values", "merge_top", "sum_arrays"]
-
-
-def is_dask_array(obj):
-    """True for a :class:`dask.array.Array` (without importing dask)."""
-    module = sys.modules.get("dask.array")
-    return module is not None and isinstance(obj, module.Array)
-
-
-def require_dask():
-    """Import and return ``(dask, dask.array)`` with a clear error when missing."""
-    try:
-        import dask
-        import dask.array as da
-    except ImportError as exc:  # pragma: no cover - dask is in the test extra
-        raise ImportError("chunked (dask) input needs dask: pip install 'pauc[dask]'") from exc
-    return dask, da
+__all__ = ["check_known_chunks", "aligned_labels", "blocks", "task", "tree_reduce",
+           "top_values", "merge_top", "sum_arrays"]
 
 
 def check_known_chunks(array, name):
@@ -66,9 +48,8 @@ def aligned_labels(y, row_chunks, name="y", reference="X"):
     A numpy ``y`` is split to match; a dask ``y`` must already be aligned
     (rechunking it silently would move data between workers on every call).
     """
-    _, da = require_dask()
     n = int(sum(row_chunks))
-    if is_dask_array(y):
+    if isinstance(y, da.Array):
         check_known_chunks(y, name)
         y = _column(y, name, n, reference)
         if tuple(y.chunks[0]) != tuple(row_chunks):
@@ -81,13 +62,22 @@ def aligned_labels(y, row_chunks, name="y", reference="X"):
     return da.from_array(y, chunks=(tuple(row_chunks),))
 
 
+def blocks(array):
+    """The blocks of a row-chunked array, as delayed objects in row order."""
+    return list(array.to_delayed().ravel())
+
+
+def task(func, nout=None):
+    """``func`` as a pure delayed function (equal inputs give one shared task)."""
+    return dask.delayed(func, pure=True, nout=nout)
+
+
 def tree_reduce(combine, items, fan_in=4):
     """Reduce delayed ``items`` with ``combine(*group)`` in a tree of width ``fan_in``.
 
     Every combine is a task on the workers; the result is one delayed object.
     """
-    dask, _ = require_dask()
-    combine_task = dask.delayed(combine, pure=True)
+    combine_task = task(combine)
     items = list(items)
     if not items:
         raise ValueError("nothing to reduce")
@@ -98,8 +88,11 @@ def tree_reduce(combine, items, fan_in=4):
 
 
 def top_values(values, k):
-    """The ``min(k, len(values))`` largest values, sorted ascending (O(n) selection)."""
-    values = np.asarray(values, dtype=np.float64)
+    """The ``min(k, len(values))`` largest values, sorted ascending (O(n) selection;
+    float32 kept, anything else as float64)."""
+    values = np.asarray(values)
+    if values.dtype != np.float32:
+        values = values.astype(np.float64, copy=False)
     if values.shape[0] > k:
         values = np.partition(values, values.shape[0] - k)[values.shape[0] - k:]
     return np.sort(values)

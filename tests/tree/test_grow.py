@@ -1,15 +1,18 @@
-"""Whole-tree growth in Cython (``_splitter.grow_tree``) against independent oracles.
+"""Whole-tree growth in Cython (``_grow.grow_tree``) against independent oracles.
 
-* The master loop of TREERANK (paper 000 Sec. IV-A): depth-first, left child
+* The master loop of TREERANK (Clémençon & Vayatis, "Tree-based ranking
+  methods", IEEE Trans. Inf. Theory 2009, Sec. IV-A): depth-first, left child
   first, each node split by LeafRank until the stopping rules -- replayed here in
   pure Python on top of ``leafrank_split`` (the node split, checked against
-  brute force in ``test_splitter.py``).
+  brute force in ``test_leafrank.py``).
 * The two sweeps of a LeafRank node (value buckets for features with few
   distinct values for the cell's size, sorting otherwise) must choose the same
   cuts: the same cell is split once inside a large sample (sort sweep) and once
   alone (bucket sweep).
 * Rows with multiplicities (a bootstrap resample) equal the rows repeated.
 * Trees grown in threads at the same time equal trees grown one by one.
+* ``rank_features`` gives the dense ranks the growth trusts, and refuses an
+  ``order`` that is not an argsort of X.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pauc.tree import TreeRank, _splitter
+from pauc.tree import TreeRank, _grow, _leafrank
 from pauc.tree._treerank import RankingTreeStructure
 
 NODE_FIELDS = ("children_left", "children_right", "depth", "pos_weight", "neg_weight",
@@ -29,13 +32,13 @@ LR_FIELDS = ("leafrank_feature", "leafrank_threshold", "leafrank_left", "leafran
 
 
 def grow(X, is_pos, w, counts=None, *, max_depth=3, lr_depth=2, min_split=2, min_leaf=1,
-         criterion=_splitter.GAIN, q0=None, q1=None, seed=0):
+         criterion=_leafrank.GAIN, q0=None, q1=None, seed=0):
     X = np.asfortranarray(X, dtype=np.float64)
     q = X.shape[1]
     counts = np.ones(X.shape[0], np.int32) if counts is None else np.asarray(counts, np.int32)
-    return _splitter.grow_tree(
+    return _grow.grow_tree(
         X, np.asarray(is_pos, np.uint8), np.asarray(w, np.float64), counts,
-        *_splitter.rank_features(X), q if q0 is None else q0, q if q1 is None else q1,
+        *_grow.rank_features(X), q if q0 is None else q0, q if q1 is None else q1,
         max_depth, lr_depth, min_split, min_leaf, criterion, seed)
 
 
@@ -46,6 +49,7 @@ def reference_grow(X, is_pos, w, *, max_depth, lr_depth, min_split, min_leaf, cr
     is_pos = np.asarray(is_pos, bool)
     pos_total, neg_total = w[is_pos].sum(), w[~is_pos].sum()
     samples = np.arange(n, dtype=np.intp)
+    ranks = _grow.rank_features(X)
     nodes = {name: [None] for name in NODE_FIELDS}
     lr = {name: [] for name in LR_FIELDS}
     row_node = np.full(n, -1, np.intp)
@@ -62,9 +66,10 @@ def reference_grow(X, is_pos, w, *, max_depth, lr_depth, min_split, min_leaf, cr
             cap = min(2 ** (lr_depth + 1) - 1, 2 * m - 1)
             bufs = (np.empty(cap, np.intp), np.empty(cap), np.empty(cap, np.intp),
                     np.empty(cap, np.intp), np.zeros(cap, np.uint8))
-            n_lr, n_in_c, p_c, q_c = _splitter.leafrank_split(
-                X, is_pos.astype(np.uint8), w, samples, start, end, np.arange(q, dtype=np.intp),
-                q, lr_depth, min_split, min_leaf, criterion, 0, *bufs)
+            n_lr, n_in_c, p_c, q_c = _leafrank.leafrank_split(
+                X, is_pos.astype(np.uint8), w, ranks, samples, start, end,
+                np.arange(q, dtype=np.intp), q, lr_depth, min_split, min_leaf, criterion, 0,
+                *bufs)
             if 0 < n_in_c < m:
                 split = True
                 left = len(nodes["depth"])
@@ -111,7 +116,7 @@ def problems(draw, max_n=30, max_q=3, weighted=True):
 
 @settings(max_examples=500, deadline=None)
 @given(problems(), st.integers(0, 4), st.integers(1, 3), st.integers(2, 6), st.integers(1, 4),
-       st.sampled_from([_splitter.GAIN, _splitter.GINI]))
+       st.sampled_from([_leafrank.GAIN, _leafrank.GINI]))
 def test_grow_tree_equals_python_master_loop(problem, depth, lr_depth, min_split, min_leaf,
                                              criterion):
     X, is_pos, w = problem
@@ -129,7 +134,7 @@ def test_grow_tree_equals_python_master_loop(problem, depth, lr_depth, min_split
 
 @settings(max_examples=500, deadline=None)
 @given(st.integers(30, 120), st.integers(3, 25), st.integers(1, 3),
-       st.sampled_from([_splitter.GAIN, _splitter.GINI]), st.integers(1, 3),
+       st.sampled_from([_leafrank.GAIN, _leafrank.GINI]), st.integers(1, 3),
        st.integers(0, 2**32))
 def test_sort_sweep_and_bucket_sweep_choose_the_same_cuts(n, m, lr_depth, criterion,
                                                           min_leaf, seed):
@@ -146,7 +151,8 @@ def test_sort_sweep_and_bucket_sweep_choose_the_same_cuts(n, m, lr_depth, criter
     def split(Xs, pos, ws, samples):
         bufs = (np.empty(cap, np.intp), np.empty(cap), np.empty(cap, np.intp),
                 np.empty(cap, np.intp), np.zeros(cap, np.uint8))
-        res = _splitter.leafrank_split(np.asfortranarray(Xs), pos.astype(np.uint8), ws,
+        Xs = np.asfortranarray(Xs)
+        res = _leafrank.leafrank_split(Xs, pos.astype(np.uint8), ws, _grow.rank_features(Xs),
                                        samples, 0, samples.size, np.arange(2, dtype=np.intp),
                                        2, lr_depth, 2, min_leaf, criterion, 0, *bufs)
         return res, [b[:res[0]] for b in bufs], samples
@@ -161,7 +167,7 @@ def test_sort_sweep_and_bucket_sweep_choose_the_same_cuts(n, m, lr_depth, criter
 
 @settings(max_examples=500, deadline=None)
 @given(problems(max_n=20, weighted=False), st.data(), st.integers(1, 4), st.integers(1, 3),
-       st.sampled_from([_splitter.GAIN, _splitter.GINI]))
+       st.sampled_from([_leafrank.GAIN, _leafrank.GINI]))
 def test_counts_equal_repeated_rows(problem, data, depth, lr_depth, criterion):
     X, is_pos, _ = problem
     n = X.shape[0]
@@ -184,7 +190,7 @@ def test_threshold_between_huge_negative_values_separates_them():
     overflowing to -inf the cut ``x <= -inf`` would send every row right."""
     X = np.array([[-1.7e308], [-1.6e308], [-1.5e308], [0.0]])
     is_pos = np.array([False, True, True, True])
-    for criterion in (_splitter.GAIN, _splitter.GINI):
+    for criterion in (_leafrank.GAIN, _leafrank.GINI):
         tree = grow(X, is_pos, np.ones(4), max_depth=1, lr_depth=1, criterion=criterion)
         t = tree["leafrank_threshold"][0]
         assert -1.7e308 <= t < -1.6e308
@@ -218,13 +224,13 @@ def test_trees_grown_in_threads_equal_trees_grown_alone():
     rng = np.random.default_rng(1)
     X = np.asfortranarray(rng.normal(size=(600, 8)).round(1))
     is_pos = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=600) > 0).astype(np.uint8)
-    ranks = _splitter.rank_features(X)
+    ranks = _grow.rank_features(X)
 
     def one(seed):
         counts = np.bincount(np.random.RandomState(seed).randint(0, 600, 600),
                              minlength=600).astype(np.int32)
-        return _splitter.grow_tree(X, is_pos, counts.astype(np.float64), counts, *ranks,
-                                   5, 2, 8, 4, 10, 3, _splitter.GINI, seed)
+        return _grow.grow_tree(X, is_pos, counts.astype(np.float64), counts, *ranks,
+                                   5, 2, 8, 4, 10, 3, _leafrank.GINI, seed)
 
     alone = [one(s) for s in range(16)]
     with ThreadPoolExecutor(4) as pool:
@@ -245,7 +251,7 @@ def test_treerank_apply_routes_training_rows_to_their_growth_leaves():
 
 @settings(max_examples=500, deadline=None)
 @given(problems(max_n=40, max_q=5), st.data(), st.integers(0, 5), st.integers(1, 4),
-       st.integers(2, 8), st.integers(1, 4), st.sampled_from([_splitter.GAIN, _splitter.GINI]),
+       st.integers(2, 8), st.integers(1, 4), st.sampled_from([_leafrank.GAIN, _leafrank.GINI]),
        st.integers(0, 2**64 - 1))
 def test_random_feature_draws_give_a_consistent_tree(problem, data, depth, lr_depth, min_split,
                                                      min_leaf, criterion, seed):
@@ -278,3 +284,26 @@ def test_random_feature_draws_give_a_consistent_tree(problem, data, depth, lr_de
     leaf_index = structure.leaf_index
     np.testing.assert_array_equal(routed[inbag], leaf_index[tree["row_node"][inbag]])
     assert (tree["row_node"][~inbag] == -1).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=1, max_size=40))
+def test_rank_features_are_dense_ranks(rows):
+    X = np.asfortranarray(np.array(rows, dtype=np.float64))
+    ranks, n_values, values, offsets = _grow.rank_features(X)
+    for f in range(X.shape[1]):
+        distinct, inverse = np.unique(X[:, f], return_inverse=True)
+        np.testing.assert_array_equal(ranks[f], inverse.ravel())
+        assert n_values[f] == distinct.size
+        np.testing.assert_array_equal(values[offsets[f]:offsets[f + 1]], distinct)
+
+
+def test_rank_features_refuses_a_wrong_order():
+    X = np.asfortranarray(np.arange(12, dtype=np.float64).reshape(4, 3))
+    with pytest.raises(ValueError, match="argsort"):
+        _grow.rank_features(X, np.zeros((4, 3), dtype=np.intp) + np.array([[3], [2], [1], [0]]))
+    # Sorted values but a repeated index: not a permutation (a rank left unwritten
+    # would send the growth out of its buffers).
+    X = np.asfortranarray(np.zeros((4, 1)))
+    with pytest.raises(ValueError, match="argsort"):
+        _grow.rank_features(X, np.array([[0], [1], [1], [3]], dtype=np.intp))

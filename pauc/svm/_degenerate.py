@@ -1,0 +1,160 @@
+"""Is the fitted ``w`` better than ``w = 0``?  The degenerate optimum of the structural SVMs.
+
+The estimators minimise ``J(w) = 1/2 ||w||^2 + C R(w)``, ``R`` a convex
+surrogate (for ``surrogate="hinge"``: not convex, minimised by CCCP).  At
+``w = 0`` every score ties and ``J(0) = C R(0)``.  ``w = 0`` is the minimiser
+exactly when ``0`` is in the subdifferential of ``R`` at 0, and then no ``C``
+moves it (``R`` itself is smallest at 0; the quadratic term only pulls
+towards 0):
+
+* the tight pAUC surrogate over ``[0, beta]`` is, at ``w = 0``, a maximum
+  over every choice of the ``j_beta`` "top" negatives; its subdifferential is
+  ``{mean of the positives - mean of j_beta negatives}`` over all such
+  choices, which holds 0 whenever the positives' mean lies among the means
+  of ``j_beta`` negatives -- common for narrow windows (14 of 30 ordinary
+  ``make_classification`` problems at ``fpr_range=(0, 0.1)``, at C = 0.1, 10
+  and 1000 alike, checked against cvxpy);
+* the AUC surrogate is differentiable at 0 with gradient ``mean(x-) -
+  mean(x+)``: ``w = 0`` is its minimiser only when the class means coincide.
+
+Two tests, both needed:
+
+1. **The objective.**  If ``J(w) >= J(0)`` (up to the rounding of evaluating
+   ``J``), the fit did not beat ``w = 0``.  When the optimum is exactly 0,
+   every ``w`` has ``J(w) >= J(0) + 1/2 ||w||^2``, so this catches it whatever
+   the solver returned; a genuine ``w``, however small, has ``J(w) < J(0)``.
+   The solver stops within ``C * tol`` of the optimum, so it also fires when
+   the optimum's gain over ``w = 0`` is below that accuracy (at C = 0.1 on
+   the problems above, and on features scaled by 1e-3, which acts as C times
+   1e-6): a smaller ``tol`` or a larger ``C`` then finds it.
+2. **The master QP's resolution.**  ``w = sum_k lambda_k g_k`` is a sum of cuts
+   with ``sum_k lambda_k <= C``, and OSQP solves ``lambda`` to about ``qp_eps``:
+   a ``w`` with ``|w| <= 30 qp_eps C sigma`` (``sigma`` the size of a cut in
+   the features' units: :func:`spread`) is what is left of cuts that cancel
+   -- noise whose direction means nothing.  On the problems above at C = 10
+   and 1000 the returned ``|w| / (C sigma)`` was 1e-17 .. 2.2e-7 with ``qp_eps =
+   1e-7`` (test AUC 0.15 .. 0.66, the sign is arbitrary); the factor 30 sits
+   between that and the genuine rankings below.  (When OSQP cannot reach
+   ``qp_eps`` -- a rough master, which warns -- its solutions are rougher
+   than this, and such a ``w`` is kept with the warning.)  A ``w`` above it can
+   carry a ranking although it does not beat 0: it is where the cutting
+   plane stopped, made of the first cuts.  On a9a with the window [0.02,
+   0.05] the tight surrogate's optimum is within 2e-6 (relative) of ``J(0)``
+   at C = 1 and 100 (the master's lower bound), yet the returned ``w``
+   (``|w| / (C sigma)`` = 6.7e-5 .. 6e-4) has test pAUC 0.28 .. 0.35 -- the
+   paper's Table 4 figure; likewise over [0, 0.1] (``J(0)`` minus the bound:
+   1.1e-3 at C = 10, 8.9e-3 at C = 1000; test pAUC 0.45), while over [0, 0.3]
+   the optimum beats ``w = 0`` by 2.2 at C = 10.
+
+A fit failing test 1 and test 2 is **degenerate**: ``coef_`` is set to exactly
+0 and a :class:`~pauc.exceptions.DegenerateSolutionWarning` says what to
+change.  A fit failing test 1 only keeps its ``w`` and gets the same warning
+class, saying that its ranking is not the optimum's.  (A norm threshold alone
+could not be used: scaling ``X`` by ``a`` acts as scaling ``C`` by ``a**2``, so
+genuine solutions of well-posed problems can be as small, relative to
+``C sigma``, as the noise; test 1 protects them.)
+"""
+
+import warnings
+
+import numpy as np
+
+from ..exceptions import DegenerateSolutionWarning
+
+# |w| <= RESOLUTION * qp_eps * C * spread(X) is below what the master QP resolves (test 2).
+RESOLUTION = 30.0
+
+
+def _beats(J_w, J_0, magnitude, n_samples):
+    """``J(w) < J(0)`` by more than the rounding of evaluating them: ``magnitude``
+    bounds the terms summed into ``J``, a sum of ``n`` terms is exact to about ``n``
+    machine epsilons of it."""
+    return J_w < J_0 - 4.0 * n_samples * np.finfo(np.float64).eps * magnitude
+
+
+def compare_with_zero(design, w, problem, C, qp_eps, hinge=None):
+    """Tests 1 and 2 of the module docstring: ``(beats_zero, below_resolution)``.
+
+    Parameters
+    ----------
+    design : InMemoryDesign
+        The training rows and labels (:mod:`pauc.svm._design`).
+    w : ndarray of shape (d,)
+    problem : Problem
+        The fit's structural risk: the cut at ``w`` gives ``R(w)``, exactly,
+        and the cut at ``w = 0`` (every score tied) gives ``R(0)``.
+    C, qp_eps : float
+    hinge : (j_alpha, j_beta) or None
+        ``surrogate="hinge"`` fits (CCCP): ``J`` is the hinge objective.
+    """
+    w = np.asarray(w, dtype=np.float64)
+    if hinge is None:
+        at_w = design.cut(w, problem)
+        at_0 = design.cut(np.zeros_like(w), problem)
+        scores = np.asarray(at_w.scores, dtype=np.float64).ravel()
+        J_w = 0.5 * float(w @ w) + C * float(at_w.risk)
+        J_0 = C * float(at_0.risk)
+        # the cut's coefficients have l1 norm <= 2 (times the problem's scale),
+        # so the terms of scores @ coef sum to at most 2 * scale * max|s|
+        largest = float(np.abs(scores).max(initial=0.0))
+        magnitude = C * (abs(float(at_0.risk)) + 2.0 * problem.scale * largest)
+    else:
+        from ._dc import hinge_objective
+
+        j_alpha, j_beta = hinge
+        scores = design.scores(w)
+        J_w = hinge_objective(design, w, j_alpha, j_beta, C)
+        J_0 = hinge_objective(design, np.zeros_like(w), j_alpha, j_beta, C)
+        # f and g: coefficients of l1 norm <= 2, weights (j_beta + j_alpha) / width
+        weight = (j_alpha + j_beta) / (j_beta - j_alpha)
+        magnitude = C * weight * (1.0 + 2.0 * float(np.abs(scores).max(initial=0.0)))
+    beats_zero = _beats(J_w, J_0, magnitude + 0.5 * float(w @ w), scores.shape[0])
+    below_resolution = np.linalg.norm(w) <= RESOLUTION * qp_eps * C * spread(design.X)
+    return beats_zero, bool(below_resolution)
+
+
+def spread(X):
+    """``sqrt(mean_i |x_i - mean(x)|^2)``: the size of a cut vector in the features' units.
+
+    A cut is ``X.T @ coef`` with coefficients summing to 0 (each pair adds
+    ``+c`` to its positive and ``-c`` to its negative) and l1 norm at most 2: a
+    difference of two weighted means of rows, so its norm is at most twice
+    the largest distance of a row to the mean and typically about this.
+    """
+    n = X.shape[0]
+    # No copy of X (the fit's memory budget): one dot product of the stored values.
+    if hasattr(X, "tocsr"):             # scipy.sparse (summed duplicates assumed)
+        data = X.tocsr().data
+        square = float(np.dot(data, data)) / n
+        mean = np.asarray(X.mean(axis=0, dtype=np.float64)).ravel()
+    else:
+        square = float(np.einsum("ij,ij->", X, X, dtype=np.float64)) / n
+        mean = X.mean(axis=0, dtype=np.float64)
+    return float(np.sqrt(max(square - float(mean @ mean), 0.0)))
+
+
+def warn_no_better_than_zero(estimator, advice, zeroed):
+    """The warning of a fit that did not beat ``w = 0``, naming what to change."""
+    C, tol = estimator.C, estimator.tol
+    if zeroed:
+        what = ("what the solver returned is below the master QP's resolution: noise whose "
+                "ranking means nothing; coef_ is set to 0 (degenerate_ = True: every score "
+                "ties, AUC 0.5).")
+    else:
+        what = ("coef_ is kept (it is above the master QP's resolution), but its ranking is "
+                "where the solver stopped, not the optimum's, which is w = 0 or within "
+                "C * tol of it (it may still rank well: judge it on held-out data).")
+    warnings.warn(
+        f"{type(estimator).__name__}: the fitted w does not beat w = 0 on the objective "
+        f"1/2 ||w||^2 + C R(w) (C={C:g}); {what} {advice} If instead the optimum's gain "
+        f"over w = 0 is below the solver's accuracy (C * tol = {C * tol:.3g}), a smaller "
+        "tol or a larger C recovers it.",
+        DegenerateSolutionWarning, stacklevel=4)
+
+
+AUC_ADVICE = ("The AUC surrogate's optimum is w = 0 for every C when the classes' mean "
+              "feature vectors coincide: no linear scorer ranks them; try other features, or "
+              "a tree or boosting ranker (TreeRank, RankingForest, AUCBoost).")
+PAUC_ADVICE = ("When the surrogate's optimum is w = 0 -- common for narrow FPR windows, where "
+               "the positives' mean lies among the means of the top negatives -- no C changes "
+               "it: widen fpr_range (a larger beta), or use AUCSVM (the full AUC).")

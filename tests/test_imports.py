@@ -1,0 +1,154 @@
+"""The import structure of the package: no cycles, Dask only in pauc.distributed.
+
+* a static scan of every ``import`` / ``cimport`` of ``pauc/`` (module level and
+  inside functions) finds no cycle between the package's modules;
+* ``pauc/svm`` and ``pauc/metrics.py`` name neither ``dask``, ``distributed`` nor
+  ``pauc.distributed``: chunked input reaches them only through
+  :mod:`pauc._dispatch`, which loads :mod:`pauc.distributed` by name on first use
+  (the one dependency that points back, at run time, by design);
+* every module imports in a fresh interpreter, and ``import pauc`` imports no dask.
+"""
+
+import ast
+import pkgutil
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pauc
+
+PACKAGE = Path(pauc.__file__).resolve().parent
+SOURCES = sorted(p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".pyx", ".pxd"))
+
+# from X import a, b  |  from X cimport a  |  import X, Y  |  cimport X
+_CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+(\S+)\s+c?import\s+(.+)|c?import\s+(.+))$")
+
+
+def _module_of(path):
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_of(p) for p in SOURCES}
+
+
+def _absolute(module, level, path):
+    """The absolute name of ``from <level dots><module> import ...`` in ``path``."""
+    if not level:
+        return module
+    package = _module_of(path).split(".")
+    if path.stem != "__init__":
+        package = package[:-1]
+    package = package[:len(package) - (level - 1)]
+    return ".".join(package + ([module] if module else []))
+
+
+def _imports(path):
+    """``(imported module, names)`` of every import statement of a source file."""
+    text = path.read_text()
+    if path.suffix == ".py":
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    yield alias.name, ()
+            elif isinstance(node, ast.ImportFrom):
+                yield (_absolute(node.module or "", node.level, path),
+                       tuple(alias.name for alias in node.names))
+        return
+    for line in text.splitlines():
+        match = _CYTHON_IMPORT.match(line.split("#")[0])
+        if not match:
+            continue
+        if match.group(1):
+            module = match.group(1)
+            level = len(module) - len(module.lstrip("."))
+            names = tuple(n.strip(" ()") for n in match.group(2).split(","))
+            yield _absolute(module.lstrip("."), level, path), names
+        else:
+            for name in match.group(3).split(","):
+                yield name.split()[0], ()
+
+
+def _edges():
+    """Module -> the package's modules it imports."""
+    graph = {module: set() for module in MODULES}
+    for path in SOURCES:
+        source = _module_of(path)
+        for module, names in _imports(path):
+            targets = {f"{module}.{name}" for name in names} & MODULES or {module}
+            graph[source] |= {t for t in targets if t in MODULES and t != source}
+    return graph
+
+
+def _cycles(graph):
+    """The strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_scan_sees_the_imports():
+    graph = _edges()
+    assert "pauc.svm._design" in graph["pauc.svm._cutting_plane"]
+    assert "pauc._ranking" in graph["pauc.svm._oracles"]            # a cimport
+    assert "pauc.metrics" in graph["pauc._base"]                   # from . import metrics
+    assert "pauc.svm._estimators" in graph["pauc.distributed._fit"] or \
+        "pauc.svm._design" in graph["pauc.distributed._graphs"]
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_cycle_in_the_package():
+    assert _cycles(_edges()) == []
+
+
+def test_in_memory_code_names_no_dask():
+    """pauc/svm and pauc/metrics.py hand chunked input over through pauc._dispatch."""
+    scanned = [p for p in SOURCES
+               if p.relative_to(PACKAGE).parts[0] == "svm" or p.name == "metrics.py"]
+    assert len(scanned) > 10
+    offending = [(str(p.relative_to(PACKAGE)), module)
+                 for p in scanned for module, _ in _imports(p)
+                 if module.split(".")[0] in ("dask", "distributed")
+                 or module.startswith("pauc.distributed")]
+    assert offending == []
+
+
+def test_every_module_imports_in_a_fresh_interpreter(tmp_path):
+    names = sorted(info.name for info in pkgutil.walk_packages(pauc.__path__, "pauc."))
+    assert {"pauc.svm._design", "pauc.distributed._actors", "pauc._dispatch"} <= set(names)
+    code = ("import importlib, sys\n"
+            f"for name in {names!r}:\n"
+            "    importlib.import_module(name)\n")
+    # not the repository root: "python -c" would put its uncompiled pauc/ first
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
+
+
+def test_import_pauc_does_not_import_dask(tmp_path):
+    code = ("import sys, pauc, pauc.metrics, pauc.svm, pauc.svm.oracles;"
+            "assert 'dask' not in sys.modules, 'dask imported'")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
