@@ -173,7 +173,7 @@ def gbm_quality_section(args):
     from pauc.metrics import partial_auc
     from panel_boost import WINDOWS, problem
 
-    losses = ("logloss",) + WINDOW_LOSSES + ("auto", "auto+refit")
+    losses = args.losses
     print("test pAUC (normalize='range'); ours = GradientBoostingRanker(window, loss=...) "
           "with the defaults, random_state=0")
     print(f"{'problem':<12} {'window':<13} {'HistGBC':>8} {'LGB300':>7} {'LGB-ES':>7} "
@@ -196,7 +196,8 @@ def gbm_quality_section(args):
                 if loss == "auto":
                     extra = (f"{model.best_loss_[:5]}@{model.stopped_on_[:3]}/{model.n_iter_}, "
                              f"{time.perf_counter() - start:.0f}")
-                    s_es = _early_stopped_logloss(model, X, y).predict(Xt, raw_score=True)
+            s_es = _early_stopped_logloss(GradientBoostingRanker(window, random_state=0),
+                                          X, y).predict(Xt, raw_score=True)
             base = [partial_auc(yt, s, fpr_range=window) for s in (s_hist, s_300, s_es)]
             print(f"{name:<12} {str(window):<13} {base[0]:8.4f} {base[1]:7.4f} {base[2]:7.4f} "
                   + " ".join(f"{v:9.4f}" for v in row) + f"  {extra}", flush=True)
@@ -229,6 +230,10 @@ def main():
                         help="gbm: leave out the 10^6 x 20 set")
     parser.add_argument("--problems", nargs="+", default=None,
                         help="gbm-quality: problems of bench/panel_boost.py (default: all)")
+    parser.add_argument("--losses", nargs="+",
+                        default=["logloss", *WINDOW_LOSSES, "auto", "auto+refit"],
+                        help="gbm-quality: the columns of ours (loss=..., 'auto+refit' for "
+                             "refit=True)")
     args = parser.parse_args()
     if args.section == "aucboost":
         aucboost_section(args)

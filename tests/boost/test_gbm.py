@@ -244,6 +244,16 @@ def test_pickle_clone_and_grid_search():
         cv=StratifiedKFold(3, shuffle=True, random_state=0)).fit(X, y)
     assert search.best_params_["loss"] in ("logloss", "exponential")
     assert 0.5 < search.best_score_ <= 1.0
+    # the scorer reads decision_function with classes_[1] positive: the window pAUC
+    best = search.best_estimator_
+    assert search.score(X, y) == best.score(X, y) == partial_auc(
+        y, best.decision_function(X), fpr_range=(0.0, 0.2))
+    # and each cross-validated score is that of a model fitted on the other folds
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    train, test = folds[0]
+    fold_model = clone(best).fit(X[train], y[train])
+    assert search.cv_results_["split0_test_score"][search.best_index_] == pytest.approx(
+        fold_model.score(X[test], y[test]), abs=1e-12)
 
 
 @pytest.mark.parametrize("loss", ["auto", "squared_hinge"])
