@@ -26,3 +26,15 @@ def best_time(fn, repeat):
         fn()
         best = min(best, time.perf_counter() - start)
     return best
+
+
+def interleaved_best_times(fns, repeat):
+    """Best wall time of each callable, the callables run in turn ``repeat`` times,
+    so that a shared machine's changing load hits the reference and the contender alike."""
+    best = [np.inf] * len(fns)
+    for _ in range(repeat):
+        for k, fn in enumerate(fns):
+            start = time.perf_counter()
+            fn()
+            best[k] = min(best[k], time.perf_counter() - start)
+    return best

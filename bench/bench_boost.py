@@ -1,6 +1,9 @@
-"""AUCBoost against scikit-learn's AdaBoost with stumps, measured in the same run.
+"""Boosting benchmarks, each against a reference measured in the same run.
 
-Issue 7 targets:
+Sections (``--section``): ``aucboost`` (the default), ``gbm`` (speed of
+GradientBoostingRanker), ``gbm-quality`` (its test pAUC table).
+
+AUCBoost against scikit-learn's AdaBoost with stumps -- issue 7 targets:
 
 * fit time, ``AUCBoost(n_estimators=200)`` with ranking stumps /
   ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=200)``,
@@ -15,11 +18,36 @@ by the AUC of its raw score (spec §7) and MartiRank for reference.
 
     python bench/bench_boost.py                 # a9a + RF 20 (3 seeds)
     python bench/bench_boost.py --repeat 3      # best of 3 fit times
+
+GradientBoostingRanker against LightGBM's own log-loss -- issue 18 targets
+(``--section gbm``; LightGBM single-threaded on both sides, the reference and
+the contender timed alternately, best of ``--repeat``):
+
+* fit with one explicit window loss / ``lightgbm.train`` with its binary
+  objective, same rounds, learning rate and leaves, a9a (300 rounds) and a
+  10^6 x 20 dense synthetic set (``--big-rounds`` rounds): <= 1.5;
+* fit with the defaults (``loss="auto"``, early stopping) / LightGBM
+  log-loss, 300 rounds, a9a: <= 3;
+* one objective call (gradient and Hessian) / ``numpy.sort`` of the scores,
+  n = 10^6, 10 % positives, each loss and three windows: <= 2.
+
+``--section gbm-quality`` fits every loss and ``auto`` with the defaults (and
+``auto`` with ``refit=True``),
+LightGBM log-loss (300 rounds, and with early stopping on the validation
+log-loss on the estimator's split) and ``HistGradientBoostingClassifier()``
+on the problems of ``bench/panel_boost.py`` and prints the test pAUC in
+[0, 0.01], [0.02, 0.05] and [0, 0.1].
+
+    python bench/bench_boost.py --section gbm --repeat 3
+    python bench/bench_boost.py --section gbm-quality --problems a9a reuters rf20
 """
 
 import argparse
+import time
 
+import lightgbm as lgb
 import numpy as np
+from sklearn.datasets import make_classification
 from sklearn.ensemble import AdaBoostClassifier
 from sklearn.metrics import roc_auc_score
 from sklearn.tree import DecisionTreeClassifier
@@ -27,7 +55,7 @@ from sklearn.tree import DecisionTreeClassifier
 from pauc.boost import AUCBoost, MartiRank, RankingStump
 from pauc.datasets import load_a9a, make_ranking_forest_data
 
-from _timing import best_fit
+from _timing import best_fit, interleaved_best_times
 
 
 def adaboost(seed):
@@ -35,14 +63,7 @@ def adaboost(seed):
                               random_state=seed)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--rf-train", type=int, default=5000)
-    parser.add_argument("--rf-test", type=int, default=20000)
-    parser.add_argument("--rf-seeds", type=int, default=3)
-    args = parser.parse_args()
-
+def aucboost_section(args):
     contenders = {
         "AUCBoost": lambda s: AUCBoost(200, random_state=s),
         "AUCBoost (randomized)": lambda s: AUCBoost(200, conversion="randomized",
@@ -78,6 +99,151 @@ def main():
     for name, vals in scores.items():
         print(f"{name:24s} {np.mean(vals):9.4f} {np.mean(vals) / ref:10.4f}   "
               + " ".join(f"{v:.4f}" for v in vals))
+
+
+# ---------------------------------------------------------------- GradientBoostingRanker
+
+WINDOW_LOSSES = ("exponential", "squared_hinge", "tight_hinge")
+
+
+def _lightgbm_logloss(X, y, rounds, learning_rate=0.05, num_leaves=31):
+    params = {"objective": "binary", "learning_rate": learning_rate,
+              "num_leaves": num_leaves, "num_threads": 1, "verbosity": -1, "seed": 0}
+    return lambda: lgb.train(params, lgb.Dataset(X, (y > 0).astype(float)), rounds)
+
+
+def _big_synthetic(n=1_000_000, d=20):
+    X, y = make_classification(n, n_features=d, n_informative=10, flip_y=0.02, weights=[0.9],
+                               class_sep=0.8, random_state=0)
+    return X, y
+
+
+def gbm_section(args):
+    from pauc.boost import GradientBoostingRanker
+    from pauc.objectives import LOSSES, window_objective
+
+    print("GradientBoostingRanker fit / LightGBM log-loss fit (same rounds, learning rate 0.05, "
+          "31 leaves, 1 thread), best of", args.repeat)
+    print(f"{'data':<18} {'loss':<14} {'rounds':>6} {'LightGBM s':>10} {'ours s':>8} "
+          f"{'ratio':>6}  target")
+    sets = [("a9a", load_a9a()[:2], 300)]
+    if not args.skip_big:
+        sets.append(("synthetic 1e6x20", _big_synthetic(), args.big_rounds))
+    for name, (X, y), rounds in sets:
+        for loss in WINDOW_LOSSES:
+            ours = GradientBoostingRanker((0.0, 0.1), loss=loss, n_estimators=rounds,
+                                          learning_rate=0.05, early_stopping=False,
+                                          random_state=0)
+            t_ref, t_ours = interleaved_best_times([_lightgbm_logloss(X, y, rounds),
+                                          lambda: ours.fit(X, y)], args.repeat)
+            print(f"{name:<18} {loss:<14} {rounds:>6} {t_ref:10.2f} {t_ours:8.2f} "
+                  f"{t_ours / t_ref:6.2f}  <= 1.5", flush=True)
+
+    X, y, Xt, yt = load_a9a()
+    print("\nGradientBoostingRanker() defaults / LightGBM log-loss 300 rounds "
+          "(learning rate 0.1, 31 leaves, 1 thread), a9a, best of", args.repeat)
+    print(f"{'window':<14} {'LightGBM s':>10} {'ours s':>8} {'ratio':>6}  target  chosen loss, "
+          "rounds, test pAUC")
+    for window in [(0.0, 0.1), (0.02, 0.05), (0.0, 0.01)]:
+        ours = GradientBoostingRanker(window, random_state=0)
+        t_ref, t_ours = interleaved_best_times([_lightgbm_logloss(X, y, 300, learning_rate=0.1),
+                                      lambda: ours.fit(X, y)], args.repeat)
+        print(f"{str(window):<14} {t_ref:10.2f} {t_ours:8.2f} {t_ours / t_ref:6.2f}  <= 3    "
+              f"{ours.best_loss_}, {ours.n_iter_}, {ours.score(Xt, yt):.4f}", flush=True)
+
+    print("\nobjective call (gradient + Hessian) / numpy.sort of the scores, n = 10^6, "
+          "10 % positives, best of", max(args.repeat, 5))
+    rng = np.random.default_rng(0)
+    y = rng.random(1_000_000) < 0.1
+    s = rng.normal(size=y.shape[0]) + y
+    print(f"{'loss':<14} {'window':<14} {'sort ms':>8} {'call ms':>8} {'ratio':>6}  target")
+    for loss in LOSSES:
+        for window in [(0.0, 0.1), (0.02, 0.05), (0.0, 1.0)]:
+            objective = window_objective(y, window, loss)
+            t_sort, t_call = interleaved_best_times([lambda: np.sort(s), lambda: objective.gradient(s)],
+                                          max(args.repeat, 5))
+            print(f"{loss:<14} {str(window):<14} {1e3 * t_sort:8.1f} {1e3 * t_call:8.1f} "
+                  f"{t_call / t_sort:6.2f}  <= 2", flush=True)
+
+
+def gbm_quality_section(args):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from pauc.boost import GradientBoostingRanker
+    from pauc.metrics import partial_auc
+    from panel_boost import WINDOWS, problem
+
+    losses = args.losses
+    print("test pAUC (normalize='range'); ours = GradientBoostingRanker(window, loss=...) "
+          "with the defaults, random_state=0")
+    print(f"{'problem':<12} {'window':<13} {'HistGBC':>8} {'LGB300':>7} {'LGB-ES':>7} "
+          + " ".join(f"{k[:9]:>9}" for k in losses) + "  auto: loss/rounds, s")
+    for name in args.problems:
+        X, y, Xt, yt = problem(name)
+        dense = (lambda A: A.toarray()) if hasattr(X, "toarray") else (lambda A: A)
+        s_hist = HistGradientBoostingClassifier(random_state=0).fit(
+            dense(X), y).predict_proba(dense(Xt))[:, 1]
+        s_300 = lgb.LGBMClassifier(n_estimators=300, verbose=-1, n_jobs=1,
+                                   random_state=0).fit(X, y).predict(Xt, raw_score=True)
+        for window in WINDOWS:
+            row, extra = [], ""
+            for loss in losses:
+                start = time.perf_counter()
+                model = GradientBoostingRanker(window, loss=loss.split("+")[0],
+                                               refit=loss.endswith("+refit"),
+                                               random_state=0).fit(X, y)
+                row.append(model.score(Xt, yt))
+                if loss == "auto":
+                    extra = (f"{model.best_loss_[:5]}@{model.stopped_on_[:3]}/{model.n_iter_}, "
+                             f"{time.perf_counter() - start:.0f}")
+            s_es = _early_stopped_logloss(GradientBoostingRanker(window, random_state=0),
+                                          X, y).predict(Xt, raw_score=True)
+            base = [partial_auc(yt, s, fpr_range=window) for s in (s_hist, s_300, s_es)]
+            print(f"{name:<12} {str(window):<13} {base[0]:8.4f} {base[1]:7.4f} {base[2]:7.4f} "
+                  + " ".join(f"{v:9.4f}" for v in row) + f"  {extra}", flush=True)
+
+
+def _early_stopped_logloss(model, X, y):
+    """LightGBM log-loss with the estimator's rounds, learning rate, leaves and
+    validation split, stopped on the validation log-loss (patience n_iter_no_change)."""
+    est = type(model)(model.fpr_range, random_state=model.random_state, early_stopping=True)
+    _, is_pos, _ = est._validate_training_data(X, y, None)
+    X_tr, pos_tr, X_va, pos_va = est._split(
+        X, is_pos, np.random.RandomState(model.random_state), True, model.fpr_range)
+    return lgb.LGBMClassifier(
+        n_estimators=model._rounds(True), learning_rate=model.learning_rate,
+        num_leaves=model.num_leaves, verbose=-1, n_jobs=1, random_state=0).fit(
+        X_tr, pos_tr, eval_X=(X_va,), eval_y=(pos_va,),
+        callbacks=[lgb.early_stopping(model.n_iter_no_change, verbose=False)])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--section", choices=["aucboost", "gbm", "gbm-quality"],
+                        default="aucboost")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--rf-train", type=int, default=5000)
+    parser.add_argument("--rf-test", type=int, default=20000)
+    parser.add_argument("--rf-seeds", type=int, default=3)
+    parser.add_argument("--big-rounds", type=int, default=100)
+    parser.add_argument("--skip-big", action="store_true",
+                        help="gbm: leave out the 10^6 x 20 set")
+    parser.add_argument("--problems", nargs="+", default=None,
+                        help="gbm-quality: problems of bench/panel_boost.py (default: all)")
+    parser.add_argument("--losses", nargs="+",
+                        default=["logloss", *WINDOW_LOSSES, "auto", "auto+refit"],
+                        help="gbm-quality: the columns of ours (loss=..., 'auto+refit' for "
+                             "refit=True)")
+    args = parser.parse_args()
+    if args.section == "aucboost":
+        aucboost_section(args)
+    elif args.section == "gbm":
+        gbm_section(args)
+    else:
+        if args.problems is None:
+            from panel_boost import REAL, SYNTHETIC
+            args.problems = list(REAL + SYNTHETIC)
+        gbm_quality_section(args)
 
 
 if __name__ == "__main__":

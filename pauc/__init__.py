@@ -5,7 +5,9 @@ Estimators (scikit-learn API: ``fit``, ``decision_function``, ``score``):
 * :class:`AUCSVM`, :class:`PartialAUCSVM` -- structural SVMs (Narasimhan & Agarwal), and
   :class:`AUCSVMCV`, :class:`PartialAUCSVMCV` choosing their ``C`` by cross-validation;
 * :class:`TreeRank`, :class:`RankingForest` -- ranking trees and forests (Clémençon et al.);
-* :class:`AUCBoost`, :class:`MartiRank` -- AUC boosting (Long & Servedio).
+* :class:`AUCBoost`, :class:`MartiRank` -- AUC boosting (Long & Servedio);
+* :class:`GradientBoostingRanker` -- gradient-boosted trees (LightGBM) that target the
+  FPR window, with the window losses of :mod:`pauc.objectives`.
 
 Metrics in :mod:`pauc.metrics`, surrogates in :mod:`pauc.surrogates`, data in
 :mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional), warnings
@@ -16,8 +18,8 @@ pauc`` does not import dask).  The papers are listed in the documentation's
 references page.
 """
 
-from . import datasets, exceptions, metrics, surrogates
-from .boost import AUCBoost, MartiRank
+from . import datasets, exceptions, metrics, objectives, surrogates
+from .boost import AUCBoost, GradientBoostingRanker, MartiRank
 from .metrics import partial_auc, roc_auc, roc_curve, tpr_at_fpr
 from .svm import AUCSVM, AUCSVMCV, PartialAUCSVM, PartialAUCSVMCV
 from .tree import RankingForest, TreeRank
@@ -28,6 +30,7 @@ __all__ = [
     "AUCBoost",
     "AUCSVM",
     "AUCSVMCV",
+    "GradientBoostingRanker",
     "MartiRank",
     "PartialAUCSVM",
     "PartialAUCSVMCV",
@@ -36,6 +39,7 @@ __all__ = [
     "datasets",
     "exceptions",
     "metrics",
+    "objectives",
     "partial_auc",
     "roc_auc",
     "roc_curve",

@@ -130,6 +130,18 @@ def _top_of_classes(is_pos, score, fpr_hi):
     return pos, neg, float(m), float(n)
 
 
+def _window_paucs(is_pos, score, windows):
+    """``partial_auc(..., normalize="range")`` over each window, no input checks.
+
+    ``is_pos`` a bool array with both classes, ``score`` finite float32/float64:
+    the inner loop of early stopping, where the labels were checked once.  The
+    top of the list is selected once, for the widest window.
+    """
+    pos, neg, m, n = _top_of_classes(is_pos, score, max(b for _, b in windows))
+    return [_ranking.partial_area(pos, neg, a, b, 0.0, tp_total=m, fp_total=n) / (b - a)
+            for a, b in windows]
+
+
 def raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight):
     """``∫_{fpr_lo}^{fpr_hi} max(TPR(u) - tpr_floor, 0) du`` on the empirical ROC
     curve: the raw area every metric here normalises (not public API)."""

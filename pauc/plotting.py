@@ -262,3 +262,55 @@ def plot_convergence(estimator, *, axes=None, title=None):
     if title is not None:
         axes[0].figure.suptitle(title)
     return axes
+
+
+def plot_validation_history(ranker, *, ax=None, title=None):
+    """Draw the validation criterion per boosting round of each candidate loss.
+
+    The criterion is the validation pAUC of the window (averaged with that of a
+    widened window when the window holds fewer than 100 validation negatives:
+    ``validation_windows_``, named on the y axis).
+
+    One curve per loss of a fitted :class:`pauc.boost.GradientBoostingRanker`
+    (``validation_history_``), each ending where early stopping stopped it, a
+    marker at the round it kept (the middle of its best stretch of
+    ``n_iter_no_change // 4`` rounds, whose mean is ``validation_score_``), and
+    the kept loss drawn thicker.
+
+    Parameters
+    ----------
+    ranker : fitted GradientBoostingRanker
+        Fitted with a validation split (``early_stopping`` on).
+    ax : matplotlib Axes, default=None
+    title : str, default=None
+
+    Returns
+    -------
+    ax : matplotlib Axes
+    """
+    history = getattr(ranker, "validation_history_", None)
+    if not history:
+        raise ValueError(
+            f"{type(ranker).__name__} has no validation history: plot_validation_history "
+            "needs a GradientBoostingRanker fitted with a validation split "
+            "(early_stopping=True, or 'auto' with enough rows)")
+    plt = _pyplot()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 4.0))
+    for loss, curve in history.items():
+        kept = loss == ranker.best_loss_
+        rounds = np.arange(1, len(curve) + 1)
+        line, = ax.plot(rounds, curve, lw=2.2 if kept else 1.2,
+                        label=f"{loss}: {ranker.validation_score_[loss]:.4f}"
+                              + (" (kept)" if kept else ""))
+        for label, at in ranker.validation_rounds_.items():
+            if label.split("@")[0] == loss:
+                ax.plot([at], [curve[at - 1]], "o" if "@" not in label else "s",
+                        color=line.get_color(), ms=7 if (kept and at == ranker.n_iter_) else 4)
+    windows = " and ".join(f"[{a:.3g}, {b:.3g}]" for a, b in ranker.validation_windows_)
+    ylabel = (f"validation pAUC {windows}" if len(ranker.validation_windows_) == 1
+              else f"validation: mean pAUC over {windows}")
+    ax.set(xlabel="boosting round", ylabel=ylabel,
+           title=title or "validation criterion per round")
+    ax.legend(loc="lower right", fontsize="small")
+    return ax

@@ -216,3 +216,13 @@ def test_svms_choose_c_by_cross_validation_unless_no_tune(small_svmlight, capsys
     assert rows["svm-pauc"]["parameters"]["C"] == METHODS["svm-pauc"].params["C"]
     with pytest.raises(SystemExit):
         main(argv + ["--tune", "--no-tune"])
+
+
+def test_compare_gradient_boosting_ranker(small_svmlight, capsys):
+    assert main(["compare", "--data", str(small_svmlight), "--methods", "gbm", "--json",
+                 "--quiet", "--fpr-range", "0", "0.2"]) == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["method"] == "gbm"
+    assert row["parameters"]["fpr_range"] == [0.0, 0.2]
+    assert {"num_leaves", "learning_rate", "random_state"} <= set(row["parameters"])
+    assert 0.5 < row["test_auc"] <= 1.0

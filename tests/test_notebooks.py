@@ -29,7 +29,7 @@ def execute(nb, cwd):
 
 def test_notebooks_exist():
     names = {p.name for p in NOTEBOOKS}
-    assert {"quickstart.ipynb", "trees.ipynb"} <= names
+    assert {"quickstart.ipynb", "trees.ipynb", "window_boosting.ipynb"} <= names
 
 
 def test_kernel_is_this_interpreter(tmp_path):

@@ -7,7 +7,8 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from pauc.plotting import plot_roc, plot_surrogates
+from pauc.boost import GradientBoostingRanker
+from pauc.plotting import plot_roc, plot_surrogates, plot_validation_history
 from pauc.surrogates import surrogate
 
 
@@ -129,3 +130,24 @@ def test_plot_convergence_errors():
 
     with pytest.raises(ValueError, match="lacks the cutting-plane records"):
         plot_convergence(Broken())
+
+
+def test_plot_validation_history_draws_each_candidate():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(2000, 4))
+    y = (X[:, 0] + X[:, 1] ** 2 + rng.normal(size=2000) > 1.5).astype(int)
+    ranker = GradientBoostingRanker((0.0, 0.2), n_estimators=40, n_iter_no_change=8,
+                                    early_stopping=True, random_state=0).fit(X, y)
+    ax = plot_validation_history(ranker)
+    curves = [line for line in ax.get_lines() if line.get_marker() in ("None", None, "")]
+    assert len(curves) == len(ranker.validation_history_)
+    for line, (loss, history) in zip(curves, ranker.validation_history_.items()):
+        np.testing.assert_array_equal(line.get_ydata(), history)
+        assert loss in line.get_label()
+    marks = [line for line in ax.get_lines() if line.get_marker() in ("o", "s")]
+    assert sorted(int(m.get_xdata()[0]) for m in marks) == \
+        sorted(ranker.validation_rounds_.values())
+    assert sum("(kept)" in line.get_label() for line in curves) == 1
+    with pytest.raises(ValueError, match="no validation history"):
+        plot_validation_history(GradientBoostingRanker(n_estimators=3, early_stopping=False)
+                                .fit(X, y))
