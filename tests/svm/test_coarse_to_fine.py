@@ -303,7 +303,9 @@ def test_badly_scaled_features_hand_over_to_algorithm_1():
     assert coarse.converged_
 
 
-def test_the_master_warns_once_and_counts_its_rough_solves():
+def test_the_master_warns_once_and_counts_its_rough_solves(monkeypatch):
+    # OSQP's own rough solves (without the exact re-solve of small masters)
+    monkeypatch.setattr("pauc.svm._master._EXACT_FALLBACK_CUTS", 0)
     X, y = _data(12, n=100, d=10)
     solver = CuttingPlaneSolver(1000.0, tol=1e-4, qp_max_iter=1, max_iter=20)
     with warnings.catch_warnings(record=True) as caught:
@@ -315,7 +317,9 @@ def test_the_master_warns_once_and_counts_its_rough_solves():
     assert len(final) == 1 and "standardize the features" in final[0]
 
 
-def test_a_quiet_solver_warns_nothing_and_touches_no_warning_filter():
+def test_a_quiet_solver_warns_nothing_and_touches_no_warning_filter(monkeypatch):
+    # OSQP's own rough solves (without the exact re-solve of small masters)
+    monkeypatch.setattr("pauc.svm._master._EXACT_FALLBACK_CUTS", 0)
     X, y = _data(12, n=100, d=10)
     solver = CuttingPlaneSolver(1000.0, tol=1e-4, qp_max_iter=1, max_iter=5, warn=False)
     filters = list(warnings.filters)
