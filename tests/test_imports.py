@@ -18,7 +18,11 @@ from pathlib import Path
 
 import pauc
 
-PACKAGE = Path(pauc.__file__).resolve().parent
+# The sources: the repository's pauc/ (an installed package holds no .pyx, and its
+# compiled modules cannot be read), else the installed one.
+_REPO_SOURCES = Path(__file__).resolve().parents[1] / "pauc"
+PACKAGE = (_REPO_SOURCES if (_REPO_SOURCES / "__init__.py").exists()
+           else Path(pauc.__file__).resolve().parent)
 SOURCES = sorted(p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".pyx", ".pxd"))
 
 # from X import a, b  |  from X cimport a  |  import X, Y  |  cimport X
