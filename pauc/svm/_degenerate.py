@@ -54,7 +54,7 @@ import numpy as np
 
 from ..exceptions import DegenerateSolutionWarning
 from ._dc import hinge_objective
-from ._scale import RESOLUTION, spread
+from ._scale import RESOLUTION
 
 
 def _beats(J_w, J_0, magnitude, n_samples):
@@ -64,7 +64,7 @@ def _beats(J_w, J_0, magnitude, n_samples):
     return J_w < J_0 - 4.0 * n_samples * np.finfo(np.float64).eps * magnitude
 
 
-def compare_with_zero(design, w, problem, C, qp_eps, hinge=None):
+def compare_with_zero(design, w, problem, C, qp_eps, sigma, hinge=None):
     """Tests 1 and 2 of the module docstring: ``(beats_zero, below_resolution)``.
 
     Parameters
@@ -76,6 +76,8 @@ def compare_with_zero(design, w, problem, C, qp_eps, hinge=None):
         The fit's structural risk: the cut at ``w`` gives ``R(w)``, exactly,
         and the cut at ``w = 0`` (every score tied) gives ``R(0)``.
     C, qp_eps : float
+    sigma : float
+        :func:`~pauc.svm._scale.spread` of the design's rows.
     hinge : (j_alpha, j_beta) or None
         ``surrogate="hinge"`` fits (CCCP): ``J`` is the hinge objective.
     """
@@ -101,7 +103,7 @@ def compare_with_zero(design, w, problem, C, qp_eps, hinge=None):
     beats_zero = _beats(J_w, J_0, magnitude + 0.5 * float(w @ w), scores.shape[0])
     # (test 2 means nothing when the problem's own scale is below the resolution:
     # the estimator then warns with FeatureScaleWarning and keeps w)
-    below_resolution = np.linalg.norm(w) <= RESOLUTION * qp_eps * C * spread(design.X)
+    below_resolution = np.linalg.norm(w) <= RESOLUTION * qp_eps * C * sigma
     return beats_zero, bool(below_resolution)
 
 

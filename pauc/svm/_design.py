@@ -40,6 +40,7 @@ Narasimhan & Agarwal (2017), Algorithm 1 and Appendix B.1. Full entries in
 """
 
 import time
+from abc import ABC, abstractmethod
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -76,16 +77,18 @@ class Cut(NamedTuple):
     time_oracle: float = 0.0
 
 
-class Design:
+class Design(ABC):
     """The interface of a design (see the module docstring); subclassed by every design."""
 
     row_subsets = False
 
+    @abstractmethod
     def cut(self, w, problem):
-        raise NotImplementedError
+        """The most violated constraint at ``w`` (a :class:`Cut`)."""
 
+    @abstractmethod
     def threshold(self, w, operating_fpr, scores=None):
-        raise NotImplementedError
+        """``threshold_`` of ``predict`` for ``w`` by the package's rule."""
 
     def rows(self, index):
         raise NotImplementedError(f"{type(self).__name__} has no row subsets")

@@ -140,14 +140,15 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         design = self._training_design(X, y, sample_weight)
         # in memory: refuse an overflowing feature scale before any work, and
         # flag one the master QP cannot resolve (pauc.svm._scale)
-        self._resolvable = (not isinstance(design, InMemoryDesign)
-                            or check_feature_scale(design.X, float(self.C), float(self.qp_eps),
-                                                   type(self).__name__))
+        if isinstance(design, InMemoryDesign):
+            self._spread, self._resolvable = check_feature_scale(
+                design.X, float(self.C), float(self.qp_eps), type(self).__name__)
         try:
             with design, single_blas_thread(), self._fitting():
                 self._fit(design)
         finally:
             self.__dict__.pop("_resolvable", None)
+            self.__dict__.pop("_spread", None)
         return self
 
     # Parameters whose change starts a warm_start fit afresh (with the data): they
@@ -300,7 +301,7 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         not beat it warns, and when its ``w`` is also below the master QP's resolution
         ``coef_`` becomes exactly 0 and ``degenerate_`` True.  Returns ``degenerate_``."""
         beats_zero, noise = compare_with_zero(design, self.coef_, problem, float(self.C),
-                                              float(self.qp_eps), hinge=hinge)
+                                              float(self.qp_eps), self._spread, hinge=hinge)
         # below the resolution means noise only when the problem itself is
         # resolvable (pauc.svm._scale); otherwise FeatureScaleWarning has said why
         self.degenerate_ = not beats_zero and noise and self.__dict__.get("_resolvable", True)

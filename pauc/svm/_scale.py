@@ -59,6 +59,8 @@ def check_feature_scale(X, C, qp_eps, estimator_name):
 
     Returns
     -------
+    sigma : float
+        :func:`spread` of ``X``.
     resolvable : bool
         False when ``C sigma**2 > 1 / (RESOLUTION qp_eps)`` (after a
         :class:`~pauc.exceptions.FeatureScaleWarning`).
@@ -85,5 +87,5 @@ def check_feature_scale(X, C, qp_eps, estimator_name):
             "solutions, slow convergence, and a model that may not beat w = 0. "
             "Standardize the features (e.g. StandardScaler) or lower C.",
             FeatureScaleWarning, stacklevel=4)
-        return False
-    return True
+        return sigma, False
+    return sigma, True

@@ -60,9 +60,9 @@ def test_the_scale_criterion_is_C_sigma_squared_against_the_resolution(qp_eps):
     limit = 1.0 / (RESOLUTION * qp_eps * spread(X) ** 2)      # the largest C without warning
     with warnings.catch_warnings():
         warnings.simplefilter("error", FeatureScaleWarning)
-        assert check_feature_scale(X, 0.99 * limit, qp_eps, "est")
+        assert check_feature_scale(X, 0.99 * limit, qp_eps, "est") == (spread(X), True)
     with pytest.warns(FeatureScaleWarning, match="acts as C sigma"):
-        assert not check_feature_scale(X, 1.01 * limit, qp_eps, "est")
+        assert check_feature_scale(X, 1.01 * limit, qp_eps, "est") == (spread(X), False)
     # scaling X by a is scaling C by a**2
     with pytest.warns(FeatureScaleWarning):
         check_feature_scale(X * 10.0, 0.0101 * limit, qp_eps, "est")
