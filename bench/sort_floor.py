@@ -10,8 +10,8 @@ import time
 
 import numpy as np
 
-from pauc.boost import _window_losses
-from pauc.svm._oracles import sorted_candidates
+from pauc._loss import _window as _window_losses
+from pauc._loss._structural import sorted_candidates
 
 
 def best(f, repeat=7):

@@ -17,7 +17,7 @@ training negatives, Narasimhan & Agarwal, eq. (2)):
     ``exp(-(s_i - s_j))``, RankBoost's pairwise loss; factorises, O(n).
 ``"squared_hinge"``
     ``max(0, 1 - (s_i - s_j))^2``; prefix sums over the sorted window.
-``"tight_hinge"``
+``"tight"`` (also ``"tight_hinge"``)
     the tight structural surrogate of the partial-AUC SVM (Narasimhan &
     Agarwal, eqs. (14), (18)) through its most violated constraint; its
     Hessian is a documented constant.
@@ -26,7 +26,8 @@ training negatives, Narasimhan & Agarwal, eq. (2)):
 
 With ``logloss_weight=w > 0`` the objective is the mixture ``w * logloss +
 window loss``.  Ties, the window's edge and the Hessians used are documented
-in :mod:`pauc.boost._window_losses`.
+in :mod:`pauc._loss._window`.  The names are those of the one loss table
+(:mod:`pauc._loss`) with a Hessian: a loss added there is accepted here.
 
 Scale.  LightGBM's own objectives sum over rows; these losses are means, so
 the gradient and the Hessian are multiplied by the number of rows ``n`` (a
@@ -92,30 +93,28 @@ from sklearn.utils import column_or_1d
 
 from . import metrics
 from ._validation import _classes, check_fpr_range, check_pos_label, empirical_indices
-from .boost import _window_losses
+from ._loss import _window as _window_losses
+from ._loss import loss_names, loss_row
 
 __all__ = ["LOSSES", "WINDOW_LOSSES", "window_objective", "window_metric"]
 
-WINDOW_LOSSES = ("exponential", "squared_hinge", "tight_hinge")
+#: The losses with a Hessian of the one loss table (:mod:`pauc._loss`), as at import;
+#: the window losses first.  ``"tight"`` is also reached by its boosting name
+#: ``"tight_hinge"``; a row added to the table later is accepted too.
+LOSSES = loss_names("hessian")
+WINDOW_LOSSES = tuple(name for name in LOSSES if loss_row(name).window)
 # The Hessian handed to LightGBM for the pairwise losses is twice their exact
 # diagonal: the diagonal majorizer of a pair's Hessian l''(t) [[1, -1], [-1, 1]]
 # <= 2 l''(t) I.  On the panel of bench/panel_boost.py this half Newton step
 # raised the window exponential's mean test pAUC by 0.006-0.020 over the three
 # windows, for about as many rounds.
 PAIRWISE_CURVATURE = 2.0
-LOSSES = WINDOW_LOSSES + ("logloss",)
-
-_KERNELS = {
-    "exponential": _window_losses.exponential,
-    "squared_hinge": _window_losses.squared_hinge,
-    "tight_hinge": _window_losses.tight_hinge,
-}
 
 
-def check_loss(loss, allowed=LOSSES, name="loss"):
-    """``loss`` if it is one of ``allowed``, else a ValueError listing them."""
-    if not isinstance(loss, str) or loss not in allowed:
-        raise ValueError(f"{name} must be one of {list(allowed)}, got {loss!r}")
+def check_loss(loss, name="loss"):
+    """``loss`` if the loss table has it with a Hessian (boosting needs one), else a
+    ValueError naming those that have one."""
+    loss_row(loss, "hessian", what=name)
     return loss
 
 
@@ -204,7 +203,7 @@ class WindowObjective:
             value += w * _window_losses.logloss(scores, self._is_pos, grad, hess, scale=w * n,
                                                 with_value=with_value)
         if self.loss != "logloss":
-            kernel = _KERNELS[self.loss]
+            kernel = loss_row(self.loss).derivatives
             args = (scores, self._is_pos, self.n_pos, self.j_alpha, self.j_beta, grad, hess)
             if (self.loss == "exponential" and self.logloss_weight == 0
                     and self._normalize_exponential):
@@ -257,8 +256,9 @@ def window_objective(y, fpr_range=(0.0, 0.1), loss="exponential", *, logloss_wei
     fpr_range : (float, float), default=(0.0, 0.1)
         The FPR window ``(alpha, beta)``; ``(0, 1)`` gives the pairwise loss
         over every pair (an AUC surrogate).
-    loss : {"exponential", "squared_hinge", "tight_hinge", "logloss"}, default="exponential"
-        See the module docstring.
+    loss : {"exponential", "squared_hinge", "tight", "logloss"}, default="exponential"
+        See the module docstring; ``"tight_hinge"`` is ``"tight"``.  Any loss of
+        the loss table with a Hessian diagonal.
     logloss_weight : float >= 0, default=0.0
         ``w`` of the mixture ``w * logloss + window loss`` (window losses only).
     pos_label : label, default=None

@@ -5,16 +5,16 @@ into other optimisers.  Narasimhan & Agarwal (2017) define, for the FPR
 window [α, β] with ``j_α = ⌊nα⌋``, ``j_β = ⌈nβ⌉`` and the negatives ranked
 by score, ``N = m (j_β − j_α)``:
 
-=================  ============================================================  ===========
-name               value                                                         paper
-=================  ============================================================  ===========
-``"zero_one"``     ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} 1(s_i⁺ ≤ s_(j)⁻)``              eq. (8), (16)
-``"hinge"``        ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} (1 − (s_i⁺ − s_(j)⁻))₊``        eq. (9), (10)
-``"naive"``        the structural surrogate with the feature map on all           eq. (11)
-                   negatives
-``"tight"``        the structural surrogate with the feature map on the           eq. (14), (18)
-                   top-j_β negatives only
-=================  ============================================================  ===========
+===================  ======================================================================  ==============
+name                 value                                                                   paper
+===================  ======================================================================  ==============
+``"zero_one"``       ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} 1(s_i⁺ ≤ s_(j)⁻)``                        eq. (8), (16)
+``"hinge"``          ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} (1 − (s_i⁺ − s_(j)⁻))₊``                  eq. (9), (10)
+``"naive"``          the structural surrogate with the feature map on all negatives          eq. (11)
+``"tight"``          the structural surrogate with the feature map on the top-j_β negatives  eq. (14), (18)
+``"exponential"``    ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} exp(−(s_i⁺ − s_(j)⁻))``                   RankBoost
+``"squared_hinge"``  ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} (1 − (s_i⁺ − s_(j)⁻))₊²``
+===================  ======================================================================  ==============
 
 ``fpr_range=(0, 1)`` gives the full-AUC versions (eq. (3), (4), (7): there
 hinge = naive = tight, Theorem 1).  At every w::
@@ -31,8 +31,8 @@ hold, and ``tests/test_surrogates.py`` checks both facts.
 
 Everything is computed on the count representation (Appendix B.1): one
 sort-based pass, never the m × n pairs.  ``"zero_one"`` is the risk itself;
-the other names are the rows of the surrogate table
-(:mod:`pauc.svm._surrogates`), evaluated with their kernels: a structural
+the other names are the window losses of the one loss table
+(:mod:`pauc._loss`), evaluated with their kernels: a structural
 surrogate is ``loss − s·coef`` with subgradient ``−coef`` in the scores
 (``−Xᵀ coef`` in ``w``).  The hinge surrogate over the window is the
 difference of two top-k hinge sums, each equal to a tight [0, ·] surrogate by
@@ -64,12 +64,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._validation import check_binary_scores, empirical_indices
-from .svm._surrogates import SURROGATES as _TABLE
+from ._loss import loss_names, loss_row
 
 __all__ = ["SURROGATES", "surrogate", "surrogate_at_scores"]
 
-#: The names :func:`surrogate` knows: the risk, then the rows of the surrogate table.
-SURROGATES = ("zero_one",) + tuple(_TABLE)
+#: The names :func:`surrogate` knows: the risk, then the window losses of the loss
+#: table (:mod:`pauc._loss`) as they were at import (a row added later is known too).
+SURROGATES = ("zero_one",) + loss_names("window")
 
 
 def _zero_one(scores, is_pos, j_alpha, j_beta):
@@ -82,33 +83,14 @@ def _zero_one(scores, is_pos, j_alpha, j_beta):
     return float(value), np.zeros(scores.shape[0])   # piecewise constant: 0 is a subgradient
 
 
-def _structural(row, scores, is_pos, j_alpha, j_beta):
-    """A structural surrogate from its kernel: ``(loss - s·coef, -coef)``."""
-    labels = is_pos.view(np.uint8)
-    coef, loss = row.kernel(scores, labels, int(np.count_nonzero(is_pos)), j_alpha, j_beta)
-    return float(loss - scores @ coef), -coef
-
-
-def _table_surrogate(row, scores, is_pos, j_alpha, j_beta):
-    """A row of the table: its kernel's surrogate, or for a ``"cccp"`` row the DC
-    difference of the kernel's [0, j] surrogates (Section 6, Theorem 5)."""
-    if row.solver == "cutting_plane" or j_alpha == 0:
-        return _structural(row, scores, is_pos, j_alpha, j_beta)
-    value, grad = _structural(row, scores, is_pos, 0, j_beta)
-    low_value, low_grad = _structural(row, scores, is_pos, 0, j_alpha)
-    width = j_beta - j_alpha
-    return ((j_beta * value - j_alpha * low_value) / width,
-            (j_beta * grad - j_alpha * low_grad) / width)
-
-
 def surrogate_at_scores(name, scores, y, *, fpr_range=(0.0, 1.0)):
     """Value of a partial-AUC risk or surrogate, and its subgradient in the scores.
 
     Parameters
     ----------
-    name : {"zero_one", "tight", "naive", "hinge"}
-        See the module docstring (eqs. (8)-(18) of [1]_); any row added to the
-        surrogate table is known here too.
+    name : {"zero_one", "tight", "naive", "hinge", "exponential", "squared_hinge"}
+        See the module docstring (eqs. (8)-(18) of [1]_); any window loss added
+        to the loss table (:mod:`pauc._loss`) is known here too.
     scores : array of shape (n_samples,)
         Scores of the training rows, e.g. ``X @ w``.
     y : array of shape (n_samples,)
@@ -129,15 +111,13 @@ def surrogate_at_scores(name, scores, y, *, fpr_range=(0.0, 1.0)):
        Optimizing the Partial Area Under the ROC Curve." Neural Computation
        29(7), 2017 (arXiv:1605.04337).
     """
-    names = ("zero_one",) + tuple(_TABLE)
-    if name not in names:
-        raise ValueError(f"surrogate must be one of {names}, got {name!r}")
+    row = None if name == "zero_one" else loss_row(name, "window", what="surrogate")
     is_pos, scores, _ = check_binary_scores(y, scores)
     j_alpha, j_beta = empirical_indices(int((~is_pos).sum()), fpr_range)
     scores = np.ascontiguousarray(scores, dtype=np.float64)
     if name == "zero_one":
         return _zero_one(scores, is_pos, j_alpha, j_beta)
-    return _table_surrogate(_TABLE[name], scores, is_pos, j_alpha, j_beta)
+    return row.value_and_gradient(scores, is_pos, j_alpha, j_beta)
 
 
 def surrogate(name, w, X, y, *, fpr_range=(0.0, 1.0)):
@@ -145,7 +125,7 @@ def surrogate(name, w, X, y, *, fpr_range=(0.0, 1.0)):
 
     Parameters
     ----------
-    name : {"zero_one", "tight", "naive", "hinge"}
+    name : {"zero_one", "tight", "naive", "hinge", "exponential", "squared_hinge"}
     w : array of shape (n_features,)
     X : array or scipy.sparse matrix of shape (n_samples, n_features)
     y : array of shape (n_samples,)

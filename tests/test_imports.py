@@ -1,7 +1,10 @@
 """The import structure of the package: no cycles, Dask only in pauc.distributed.
 
 * a static scan of every ``import`` / ``cimport`` of ``pauc/`` (module level and
-  inside functions) finds no cycle between the package's modules;
+  inside functions) finds no cycle between the package's modules, counting the
+  edge to every package ``__init__`` that an import runs: ``import pauc.boost.x``
+  from outside ``pauc/boost`` first runs ``pauc/boost/__init__.py`` (and what it
+  imports), while inside ``pauc/boost`` that ``__init__`` is already running;
 * ``pauc/svm`` and ``pauc/metrics.py`` name neither ``dask``, ``distributed`` nor
   ``pauc.distributed``: chunked input reaches them only through
   :mod:`pauc._dispatch`, which loads :mod:`pauc.distributed` by name on first use
@@ -74,14 +77,25 @@ def _imports(path):
                 yield name.split()[0], ()
 
 
+def _runs(source, target):
+    """The modules that importing ``target`` from ``source`` runs: ``target`` and every
+    package ``__init__`` above it, less the packages that hold ``source`` (Python
+    initialises those before ``source`` itself)."""
+    parts = target.split(".")
+    chain = {".".join(parts[:k]) for k in range(1, len(parts) + 1)}
+    return {module for module in chain
+            if module in MODULES and not (source == module or source.startswith(module + "."))}
+
+
 def _edges():
-    """Module -> the package's modules it imports."""
+    """Module -> the package's modules that its imports run."""
     graph = {module: set() for module in MODULES}
     for path in SOURCES:
         source = _module_of(path)
         for module, names in _imports(path):
             targets = {f"{module}.{name}" for name in names} & MODULES or {module}
-            graph[source] |= {t for t in targets if t in MODULES and t != source}
+            for target in targets:
+                graph[source] |= _runs(source, target)
     return graph
 
 
@@ -119,11 +133,22 @@ def _cycles(graph):
 def test_the_scan_sees_the_imports():
     graph = _edges()
     assert "pauc.svm._design" in graph["pauc.svm._cutting_plane"]
-    assert "pauc._ranking" in graph["pauc.svm._oracles"]            # a cimport
+    assert "pauc._ranking" in graph["pauc._loss._structural"]       # a cimport
     assert "pauc.metrics" in graph["pauc._base"]                   # from . import metrics
     assert "pauc.svm._estimators" in graph["pauc.distributed._fit"] or \
         "pauc.svm._design" in graph["pauc.distributed._graphs"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_scan_sees_package_init_edges():
+    """An import from outside a package runs its ``__init__``; from inside it does not."""
+    assert _runs("pauc.objectives", "pauc.boost._gbm") == {"pauc.boost", "pauc.boost._gbm"}
+    assert _runs("pauc.boost._gbm", "pauc.boost._stump") == {"pauc.boost._stump"}
+    assert _runs("pauc.boost", "pauc.boost._gbm") == {"pauc.boost._gbm"}
+    assert _runs("pauc.svm._design", "pauc.metrics") == {"pauc.metrics"}
+    graph = _edges()
+    assert "pauc.svm" in graph["pauc.distributed._graphs"]          # from ..svm._design
+    assert "pauc._loss" in graph["pauc.objectives"]
 
 
 def test_no_import_cycle_in_the_package():

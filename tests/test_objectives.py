@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 
-from pauc.boost import _window_losses as W
+from pauc._loss import _window as W
 from pauc.metrics import partial_auc
 from pauc.objectives import LOSSES, window_metric, window_objective
 
@@ -117,7 +117,8 @@ def test_metric_matches_partial_auc_with_labels_of_the_dataset():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"loss": "hinge"}, "loss must be one of"),
+    ({"loss": "hinge"}, "loss='hinge' cannot be used here: boosting needs .* Hessian"),
+    ({"loss": "hinged"}, "loss must be one of"),
     ({"loss": None}, "loss must be one of"),
     ({"fpr_range": (0.2, 0.1)}, "fpr_range must satisfy"),
     ({"logloss_weight": -1.0}, "logloss_weight must be a finite number >= 0"),
@@ -164,5 +165,12 @@ def test_pairwise_majorizer_bounds_the_loss_along_a_tree_step():
 
 
 def test_losses_are_listed():
-    assert LOSSES == ("exponential", "squared_hinge", "tight_hinge", "logloss")
+    # the losses of the one loss table with a Hessian; "tight_hinge" is "tight"
+    assert LOSSES == ("tight", "exponential", "squared_hinge", "logloss")
+    y = np.array([0, 1, 1, 0, 0])
+    s = np.array([0.3, 0.1, -0.2, 0.5, 0.0])
+    np.testing.assert_array_equal(window_objective(y, (0, 1), "tight_hinge").gradient(s)[0],
+                                  window_objective(y, (0, 1), "tight").gradient(s)[0])
+    with pytest.raises(ValueError, match="Hessian.*'tight'"):
+        window_objective(y, (0, 1), "naive")
     assert "exponential" in repr(window_objective([0, 1, 1], (0, 1)))

@@ -63,8 +63,8 @@ from .._base import (BOOLEAN, FPR_RANGE, N_JOBS, POS_LABEL, RANDOM_STATE, VERBOS
                      Interval, Options)
 from .._threshold import operating_threshold, predict_labels
 from .._validation import check_fpr_range, empirical_indices
-# the module, not its names: pauc.objectives imports this package's kernels
 from .. import metrics, objectives
+from .._loss import loss_names
 
 # loss="auto": the losses boosted, log-loss first (the reference).  The squared and
 # the tight hinge were never the better window loss on the panel (module docstring).
@@ -167,17 +167,18 @@ class _WindowStopping:
 
 
 class _LossName:
-    """Constraint: ``"auto"`` or a loss of :mod:`pauc.objectives`, read when checked
-    (``pauc.objectives`` imports this package's kernels, so not at class creation)."""
+    """Constraint: ``"auto"`` or a loss of the loss table (:mod:`pauc._loss`) with a
+    Hessian diagonal, by its name or an alias (``"tight_hinge"``).  Read when
+    checked, so that a row added to the table is a loss here at once."""
 
     def _options(self):
-        return Options("auto", *objectives.LOSSES)
+        return Options("auto", *loss_names("hessian", aliases=True))
 
     def accepts(self, value):
         return self._options().accepts(value)
 
     def __str__(self):
-        return str(self._options())
+        return str(self._options()) + " (the losses of pauc._loss with a Hessian)"
 
 
 def _label(loss, rule):

@@ -3,7 +3,7 @@
 Both ways of running a chunked fit -- task graphs (:mod:`._graphs`) and
 actors holding the chunks (:mod:`._actors`) -- call these functions, and
 these call the Cython kernels of the in-memory searches
-(:mod:`pauc.svm._oracles`, :mod:`pauc._ranking`): every chunked cut equals the
+(:mod:`pauc._loss._structural`, :mod:`pauc._ranking`): every chunked cut equals the
 in-memory cut, ties and the row-order tie-break included.
 
 Tight-surrogate cut (Algorithms 2 and 3, ``j_beta <= n``)
@@ -14,7 +14,7 @@ prefix sum over the sorted top ``j_beta`` negatives ``T`` (line 2):
 1. per chunk, its top ``j_beta`` negatives (:func:`chunk_top_negatives`);
    merged into ``T`` (the top ``j_beta`` of the chunks' top lists);
 2. per chunk, each positive's row ``r_i`` against ``T`` -- lines 3-7, by the
-   in-memory kernel :func:`pauc.svm._oracles.chunk_rows` -- their histogram,
+   in-memory kernel :func:`pauc._loss._structural.chunk_rows` -- their histogram,
    and how many negatives lie above / at ``t_beta = T[0]``
    (:func:`window_rows`);
 3. one small step: each chunk's quota of ties at ``t_beta`` in row order
@@ -43,7 +43,7 @@ Full entries in ``docs/references.rst``.
 import numpy as np
 
 from .._ranking import count_above, split_by_label
-from ..svm._oracles import chunk_rows, sorted_candidates
+from .._loss._structural import chunk_rows, sorted_candidates
 from ._collections import sum_arrays, top_values
 
 __all__ = ["matvec_block", "rmatvec_block", "finite_scores", "chunk_top_negatives",

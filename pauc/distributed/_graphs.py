@@ -30,7 +30,7 @@ from dask.highlevelgraph import HighLevelGraph
 from .._threshold import best_youden, threshold_rule
 from .._validation import check_window_indices
 from ..svm._design import Cut, Design
-from ..svm._surrogates import SURROGATES, surrogate_row
+from .._loss import loss_row
 from ._chunks import (auc_chunk, auc_prepare, chunk_top_negatives, class_sorted, matvec_block,
                       max_below, min_above, totals, window_coef, window_plan, window_rows)
 from ._collections import blocks, check_known_chunks, merge_top, sum_arrays, task, tree_reduce
@@ -40,15 +40,10 @@ __all__ = ["oracle", "TaskGraphDesign", "check_chunked_search", "window_parts", 
 
 
 def check_chunked_search(surrogate):
-    """Refuse a surrogate whose search the chunked designs do not run (table's ``chunked``)."""
-    row = surrogate_row(surrogate)
-    if not row.chunked:
-        supported = tuple(name for name, other in SURROGATES.items() if other.chunked)
-        raise NotImplementedError(
-            f"surrogate={row.name!r} has no chunked search (the chunks share only the top "
-            f"j_beta negatives; its search needs more): fit it in memory, or use one of "
-            f"{supported}")
-    return row
+    """Refuse a surrogate whose search the chunked designs do not run (the loss
+    table's ``chunked`` column): ``NotImplementedError`` naming the ones they run."""
+    loss_row(surrogate, "cut", what="surrogate")       # a ValueError if it is no surrogate
+    return loss_row(surrogate, "chunked", what="surrogate", error=NotImplementedError)
 
 
 # --------------------------------------------------------------------------

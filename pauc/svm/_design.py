@@ -46,7 +46,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from .._threshold import operating_threshold
-from ._oracles import weighted_auc_cut
+from .._loss._structural import weighted_auc_cut
 from ._surrogates import Problem
 
 __all__ = ["Cut", "Design", "InMemoryDesign", "as_design"]
@@ -178,7 +178,7 @@ class InMemoryDesign(Design):
                 raise ValueError("row weights are implemented for the full AUC only")
             coef, loss = weighted_auc_cut(scores, self._labels, self.n_pos, self.weight)
         else:
-            coef, loss = problem.row.kernel(scores, self._labels, self.n_pos, problem.j_alpha,
+            coef, loss = problem.row.cut(scores, self._labels, self.n_pos, problem.j_alpha,
                                             problem.j_beta)
         if problem.scale != 1.0:
             coef, loss = coef * problem.scale, loss * problem.scale

@@ -6,7 +6,7 @@ does not change when every score is shifted) by minimising
     1/2 ||w||^2 + C * R_struct(w; S)
 
 with the 1-slack cutting-plane method (Algorithm 1) and a most-violated-
-constraint search of the surrogate table (:mod:`pauc.svm._surrogates`):
+constraint search of the loss table (:mod:`pauc._loss`):
 
 * :class:`AUCSVM` -- Joachims' structural surrogate of the full AUC, equal
   to the pairwise hinge surrogate (Section 2.2, Theorem 1);
@@ -48,7 +48,8 @@ from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
 from ._design import InMemoryDesign
 from ._scale import check_feature_scale
-from ._surrogates import SURROGATES, Problem, surrogate_row
+from ._surrogates import Problem, surrogate_names, surrogate_row
+from .._loss import loss_names
 from ._degenerate import AUC_ADVICE, PAUC_ADVICE, compare_with_zero, warn_no_better_than_zero
 from ._threads import single_blas_thread
 
@@ -99,14 +100,15 @@ _SVM_CONSTRAINTS = {
 
 
 class _SurrogateName:
-    """Constraint: a name of the surrogate table, read when checked (so that a row
-    added to the table is a valid ``surrogate`` at once)."""
+    """Constraint: a loss of the loss table with a cut, read when checked (so that a
+    row added to the table is a valid ``surrogate`` at once).  A row without a cut
+    passes here and is refused by :func:`surrogate_row` in ``fit``, with the reason."""
 
     def accepts(self, value):
-        return isinstance(value, str) and value in SURROGATES
+        return isinstance(value, str) and value in loss_names()
 
     def __str__(self):
-        return "one of (" + ", ".join(repr(name) for name in SURROGATES) + ")"
+        return "one of (" + ", ".join(repr(name) for name in surrogate_names()) + ")"
 
 
 def _finite_vector(value):
@@ -594,9 +596,9 @@ class PartialAUCSVM(_StructuralSVM):
     need the window ``[alpha, beta]`` measured in negative weight, which the
     oracles do not implement.
 
-    The surrogates are the rows of the surrogate table
-    (``pauc.svm._surrogates``): its ``solver`` column says which are solved by
-    CCCP, its ``chunked`` column which a dask ``X`` can fit (not ``"naive"``).
+    The surrogates are the rows of the loss table (``pauc._loss``) with a
+    structural cut: its ``solver`` column says which are solved by CCCP, its
+    ``chunked`` column which a dask ``X`` can fit (not ``"naive"``).
 
     References
     ----------
@@ -646,7 +648,7 @@ class PartialAUCSVM(_StructuralSVM):
 
     def _fit(self, design):
         """Algorithm 1 with the surrogate's search, or CCCP (Algorithm 4) where the
-        surrogate table says so and the window does not start at 0."""
+        loss table says so and the window does not start at 0."""
         row = surrogate_row(self.surrogate)
         fpr_range = check_fpr_range(self.fpr_range)
         self.j_alpha_, self.j_beta_ = empirical_indices(design.n_neg, fpr_range)

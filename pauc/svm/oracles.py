@@ -32,8 +32,8 @@ tight at every ``w``, the ordering of Figure 3.
 
 All searches run in O((m + j_beta) log(m + j_beta) + n log n) time (the
 naive one and the AUC sort all n negatives) and never form an ``m x n``
-matrix; the loops live in :mod:`pauc.svm._oracles`, and which loop searches
-which surrogate is the surrogate table's (:mod:`pauc.svm._surrogates`).
+matrix; the loops live in :mod:`pauc._loss._structural`, and which loop searches
+which surrogate is the loss table's (:mod:`pauc._loss`).
 These functions validate their input at every call; the estimators validate
 the labels once per fit and call the kernels directly.
 
@@ -62,7 +62,7 @@ import numpy as np
 
 from .._dispatch import chunked, is_chunked
 from .._validation import check_class_weights, check_window_indices
-from ._oracles import weighted_auc_cut
+from .._loss._structural import weighted_auc_cut
 from ._surrogates import surrogate_row
 
 __all__ = [
@@ -136,7 +136,7 @@ def _search(surrogate, scores, y, j_alpha=None, j_beta=None, sample_weight=None)
             return weighted_auc_cut(scores, is_pos, n_pos, weight)
         j_alpha, j_beta = 0, n_neg
     j_alpha, j_beta = check_window_indices(j_alpha, j_beta, n_neg)
-    return surrogate_row(surrogate).kernel(scores, is_pos, n_pos, j_alpha, j_beta)
+    return surrogate_row(surrogate).cut(scores, is_pos, n_pos, j_alpha, j_beta)
 
 
 def auc_oracle(scores, y, sample_weight=None):
@@ -230,7 +230,7 @@ def pauc_naive_oracle(scores, y, j_alpha, j_beta):
     map spans *all* ``n`` negatives (normalised, like the tight surrogates,
     by ``1 / (m (j_beta - j_alpha))`` so that the two are comparable: naive
     >= tight for every ``w``).  The paper defers this oracle to its
-    conference version; the search is derived in :mod:`pauc.svm._oracles`:
+    conference version; the search is derived in :mod:`pauc._loss._structural`:
     by Theorem 8's swap argument each positive's row is a prefix of the
     negatives sorted by score, and the best prefix is a query on the upper
     hull of ``g(r) + Z_r`` (window-clipped count plus prefix sums), i.e. the

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pauc.boost import _window_losses as W
+from pauc._loss import _window as W
 from pauc.svm.oracles import pauc_tight_oracle, structural_surrogate
 
 from _structural import brute_force, tiny_problems

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pauc.svm import _oracles
+from pauc._loss import _structural as _oracles
 from pauc.svm.oracles import (
     auc_oracle,
     pauc_naive_oracle,

@@ -100,7 +100,7 @@ import numpy as np
 from libc.math cimport exp, log, log1p, INFINITY, NAN
 
 from .._ranking import split_by_label
-from ..svm._oracles import sorted_candidates, tight_cut
+from ._structural import sorted_candidates, tight_cut
 
 ctypedef fused floating:
     float

@@ -1,9 +1,9 @@
 # cython: language_level=3
-# The C-level contract of pauc.svm._oracles: the most-violated-constraint
+# The C-level contract of pauc._loss._structural: the most-violated-constraint
 # search of Algorithms 2 and 3 of Narasimhan & Agarwal (Neural Computation
 # 29(7), 2017), one cdef per family of rows, for any Cython module to cimport.
 #
-# Notation (see the module docstring of _oracles.pyx): ``neg`` holds the
+# Notation (see the module docstring of _structural.pyx): ``neg`` holds the
 # candidate negatives' scores z ascending (the top j_beta, Algorithm 3 line 2;
 # all n for the naive surrogate), ``p`` is a positive's score, ``N = m (j_beta -
 # j_alpha)``.  A row function returns ``N * H^i(r)`` of its family's best row

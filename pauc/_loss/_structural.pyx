@@ -85,11 +85,11 @@ for the tight surrogates (the top ``j_beta`` negatives come from an O(n)
 
 Contracts
 ---------
-The ``cdef`` functions named above are declared in ``pauc/svm/_oracles.pxd``
+The ``cdef`` functions named above are declared in ``pauc/_loss/_structural.pxd``
 for other Cython modules to ``cimport``.  The Python-level kernels take
 validated input and check nothing (the estimators validate the labels once
 per fit): :func:`tight_cut` and :func:`naive_cut` (the searches of the
-surrogate table, :mod:`pauc.svm._surrogates`), :func:`weighted_auc_cut`, and
+loss table, :mod:`pauc._loss`), :func:`weighted_auc_cut`, and
 for row-chunked data :func:`chunk_rows` (lines 3-7 of one chunk's positives
 against the whole set's top list) and :func:`sorted_candidates`.  Every
 numeric step of a search is in this module; the chunked designs of

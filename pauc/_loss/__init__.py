@@ -1,0 +1,24 @@
+"""The one loss layer: the Cython kernels of every window loss and surrogate, and
+the table that says what each can do.
+
+* :mod:`pauc._loss._structural` -- the structural SVM's most-violated-constraint
+  searches (Algorithms 2 and 3 of Narasimhan & Agarwal, Joachims' AUC search);
+* :mod:`pauc._loss._window` -- value, gradient and Hessian diagonal of the window
+  losses and of the log-loss (boosting's hot loops);
+* :mod:`pauc._loss._table` -- one row per loss with its capabilities (convex,
+  Hessian, structural cut, chunkable, solver), read by :mod:`pauc.objectives`,
+  :mod:`pauc.surrogates`, :mod:`pauc.svm`, ``GradientBoostingRanker`` and
+  :mod:`pauc.distributed`.
+
+This package imports nothing of pauc but :mod:`pauc._ranking`, so every family
+can import it without running another family's ``__init__``.
+
+References
+----------
+Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing the
+Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
+"""
+
+from ._table import CAPABILITIES, LOSSES, Loss, loss_names, loss_row
+
+__all__ = ["CAPABILITIES", "LOSSES", "Loss", "loss_names", "loss_row"]
