@@ -3,7 +3,16 @@
 # The package's one positive-class rule (scikit-learn's, pauc._validation.check_pos_label):
 # without pos_label the labels must be {0, 1}, {-1, 1} or booleans.  These checks fit on
 # {1, 2} or on strings without naming the positive class, and get the rule's clear
-# ValueError; tests/test_labels.py checks the same fits with pos_label given.
+# ValueError; tests/svm/test_estimators.py::test_the_label_rule_checks_pass_with_pos_label
+# runs the same fits, every public ranker, with pos_label given.
+#
+# check_sample_weights_pandas_series (scikit-learn >= 1.6, run only where pandas is
+# installed) is one of them: it fits labels {1, 2} without pos_label.  Decided: the rule
+# stays.  Which of 1 and 2 is the positive class is the one question a ranker must not
+# guess (the scores' direction, the window's side of the ROC curve and every pAUC depend
+# on it), and scikit-learn's own roc_auc_score / roc_curve refuse {1, 2} without
+# pos_label for the same reason.  The pandas part of the check -- a pandas.Series as
+# sample_weight -- is accepted by every ranker (the test above passes one).
 LABEL_RULE = "labels other than {0,1}/{-1,1}/bool need pos_label (the package's one rule)"
 LABEL_RULE_CHECKS = {
     "check_estimators_dtypes": LABEL_RULE,
@@ -14,6 +23,7 @@ LABEL_RULE_CHECKS = {
     "check_sample_weights_not_an_array": LABEL_RULE,
     "check_sample_weights_shape": LABEL_RULE,
     "check_sample_weights_not_overwritten": LABEL_RULE,
+    "check_sample_weights_pandas_series": LABEL_RULE,
 }
 
 

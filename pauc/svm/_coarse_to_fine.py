@@ -154,7 +154,8 @@ def solve_from_zero(solver, design, problem, method):
 
 def _refine(solver, design, problem, center, mu, budget):
     """The proximal solve around ``center``; after ``budget`` iterations without
-    its certificate, Algorithm 1 takes over from the cuts collected.
+    its certificate, Algorithm 1 takes over from the cuts collected (the solver's
+    ``handoff``).
 
     From a good start the refinement needs a few iterations; when it needs as
     many as Algorithm 1 took from zero on the coarsest level, the start did not
@@ -164,22 +165,4 @@ def _refine(solver, design, problem, center, mu, budget):
     test then ends the solve, with its warning about the rough master.
     ``n_iter_`` and ``history_`` cover both parts.
     """
-    if budget >= solver.max_iter:
-        return solver.solve_proximal(design, problem, center=center, mu=mu)
-    warn, solver.warn = solver.warn, False
-    try:
-        w = solver.solve_proximal(design, problem, center=center, mu=mu, max_iter=budget)
-    finally:
-        solver.warn = warn
-    if solver.converged_:
-        return w
-    proximal_iter, proximal_history = solver.n_iter_, solver.history_
-    max_iter, solver.max_iter = solver.max_iter, solver.max_iter - proximal_iter
-    try:
-        w = solver.solve(design, problem)
-    finally:
-        solver.max_iter = max_iter
-    solver.n_iter_ += proximal_iter
-    solver.history_ = {name: np.concatenate([proximal_history[name], values])
-                       for name, values in solver.history_.items()}
-    return w
+    return solver.solve_proximal(design, problem, center=center, mu=mu, handoff=budget)

@@ -131,6 +131,10 @@ class CuttingPlaneSolver:
         solver or its master QP (the coarse levels of
         :mod:`pauc.svm._coarse_to_fine`, whose early stops only mean a worse
         start); ``converged_`` and ``master.rough_solves`` still tell.
+    callback : callable or None
+        ``callback(solver)`` after every iteration (lightning's way): progress
+        displays read ``solver.n_iter_`` and ``solver.history_`` there (the
+        iterations recorded so far).  Its return value is ignored.
 
     Attributes
     ----------
@@ -138,14 +142,17 @@ class CuttingPlaneSolver:
         The cuts and the master QP; kept across calls to :meth:`solve`.
     w_ : ndarray of shape (d,)
     n_iter_ : int
-        Oracle calls of the last ``solve``; while ``solve`` runs, the number
-        of the current iteration (a live counter that progress displays read
-        from another thread).
+        Oracle calls of the last ``solve``; while ``solve`` runs (in
+        ``callback``), the number of the current iteration.
     converged_ : bool
     scores_ : ndarray of shape (n_samples,) or None
-        ``X @ w_`` from the last iteration when the method converged (the
-        estimators reuse it instead of another pass over ``X``); None when it
-        stopped at ``max_iter`` (``w_`` then comes from the last master solve).
+        ``X @ w_`` when the solve evaluated ``w_`` (the estimators reuse it
+        instead of another pass over ``X``); None when Algorithm 1 stopped
+        unconverged (``w_`` then comes from the last master solve).
+    objective_ : float or None
+        ``J(w_)`` (with the linear term), evaluated by the solve, with
+        ``scores_``; None with it.  The estimators' comparison with ``w = 0``
+        reads it (:mod:`pauc.svm._degenerate`).
     history_ : dict of ndarray
         Per iteration: ``violation`` (``H(w) - xi``), ``xi``, ``primal``
         (``J(w)``), ``dual`` (master dual value, a lower bound on ``min J``),
@@ -169,8 +176,9 @@ class CuttingPlaneSolver:
     """
 
     def __init__(self, C, *, tol=1e-3, max_iter=1000, qp_solver="osqp", qp_eps=1e-7,
-                 qp_max_iter=20000, inactive_age=10, verbose=0, warn=True):
+                 qp_max_iter=20000, inactive_age=10, verbose=0, warn=True, callback=None):
         self.C = float(C)
+        self.callback = callback
         self.tol = float(tol)
         self.max_iter = int(max_iter)
         self.verbose = verbose
@@ -245,10 +253,13 @@ class CuttingPlaneSolver:
         with single_blas_thread():
             return self._solve(as_design(design), problem, w0)
 
-    def _solve(self, design, problem, w0):
+    def _solve(self, design, problem, w0, max_iter=None, history=None, done=0):
+        """Algorithm 1; ``history`` and ``done`` carry on the record of a proximal
+        solve that handed over (:meth:`solve_proximal`'s ``handoff``)."""
         master = self.master
         d = design.shape[1]
-        history = {name: [] for name in _HISTORY_FIELDS}
+        max_iter = self.max_iter if max_iter is None else max_iter
+        history = {name: [] for name in _HISTORY_FIELDS} if history is None else history
         t_qp = 0.0
         dual = -np.inf          # no dual point before the first master solve
         from_master = master.n_cuts > 0
@@ -264,10 +275,11 @@ class CuttingPlaneSolver:
         if w.shape != (d,):
             raise ValueError(f"w0 has shape {w.shape}, expected ({d},)")
         self.converged_ = self.stalled_ = False
-        self.n_iter_ = 0
-        self._print_header()
+        self.n_iter_ = done
+        if not done:
+            self._print_header()
         watch = _StallWatch()
-        for it in range(1, self.max_iter + 1):
+        for it in range(done + 1, done + max_iter + 1):
             self.n_iter_ = it
             cut = design.cut(w, problem)
             if master.n_cuts:
@@ -299,11 +311,15 @@ class CuttingPlaneSolver:
             dual = master.dual_objective()
         self.n_iter_ = it
         self.w_ = w
-        self.scores_ = cut.scores if self.converged_ else None
-        self._finish(history, violation)
+        # (unconverged, w comes from the last master solve: not evaluated)
+        evaluated = self.converged_ or self.stalled_
+        self.scores_ = cut.scores if evaluated else None
+        self.objective_ = primal if evaluated else None
+        self._finish(history, violation, max_iter=max_iter)
         return w
 
-    def solve_proximal(self, design, problem, center, mu, max_iter=None, last_point=False):
+    def solve_proximal(self, design, problem, center, mu, max_iter=None, last_point=False,
+                       handoff=None):
         """Minimise ``J`` by the proximal cutting-plane method around ``center``.
 
         The same cuts, oracle and master QP as :meth:`solve`, with the master
@@ -362,6 +378,12 @@ class CuttingPlaneSolver:
             (``w = 0`` at a tiny ``C``) the centre never moves, while the prox
             point -- a damped step of Algorithm 1's master -- is the better
             answer; the guarantee is the same.
+        handoff : int, optional
+            After this many proximal iterations without the certificate,
+            Algorithm 1 (:meth:`solve`) takes over from the cuts collected, for
+            the rest of ``max_iter``, and its own stopping test ends the solve
+            (the coarse-to-fine refinements: a start that did not help).  Only
+            that last part warns; ``n_iter_`` and ``history_`` cover both.
 
         Returns
         -------
@@ -374,11 +396,24 @@ class CuttingPlaneSolver:
         if not mu > 0:
             raise ValueError(f"mu must be positive, got {mu!r}")
         max_iter = self.max_iter if max_iter is None else int(max_iter)
+        design = as_design(design)
         with single_blas_thread():
-            return self._solve_proximal(as_design(design), problem, center, mu, max_iter,
-                                        last_point)
+            if handoff is None or handoff >= max_iter:
+                return self._solve_proximal(design, problem, center, mu, max_iter, last_point)
+            # the proximal part is quiet, its master QP too: only the last part warns
+            master_warns, self.master.warn = self.master.warn, False
+            try:
+                w = self._solve_proximal(design, problem, center, mu, int(handoff), last_point,
+                                         quiet=True)
+            finally:
+                self.master.warn = master_warns
+            if self.converged_:
+                return w
+            return self._solve(design, problem, None, max_iter=max_iter - self.n_iter_,
+                               history={k: list(v) for k, v in self.history_.items()},
+                               done=self.n_iter_)
 
-    def _solve_proximal(self, design, problem, center, mu, max_iter, last_point):
+    def _solve_proximal(self, design, problem, center, mu, max_iter, last_point, quiet=False):
         master, C, linear = self.master, self.C, self.linear_term
         c = np.asarray(center, dtype=np.float64).copy()
         if c.shape != (design.shape[1],):
@@ -447,10 +482,11 @@ class CuttingPlaneSolver:
             if watch.stalled(best[0], lower):
                 self.stalled_ = True
                 break
-        _, c, scores_c = best
+        J_best, c, scores_c = best
         self.w_ = c
         self.scores_ = scores_c
-        self._finish(history, gap, measure="gap / C", max_iter=max_iter)
+        self.objective_ = J_best
+        self._finish(history, gap, measure="gap / C", max_iter=max_iter, quiet=quiet)
         return c
 
     # ------------------------------------------------------------ helpers
@@ -468,9 +504,14 @@ class CuttingPlaneSolver:
         if self.verbose:
             print(f"{it:>5} {violation:>11.4e} {xi:>11.4e} {primal:>12.6g} {dual:>12.6g} "
                   f"{n_cuts:>5} {t_oracle:>9.4f} {t_matvec:>9.4f} {t_qp:>8.4f}")
+        if self.callback is not None:
+            self.history_ = history
+            self.callback(self)
 
-    def _finish(self, history, violation, measure="violation", max_iter=None):
+    def _finish(self, history, violation, measure="violation", max_iter=None, quiet=False):
         self.history_ = {name: np.asarray(values) for name, values in history.items()}
+        if quiet:
+            return
         if self.stalled_ and self.warn:
             warnings.warn(
                 f"the cutting-plane method stopped after {self.n_iter_} iterations: its "

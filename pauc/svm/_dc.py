@@ -58,16 +58,29 @@ PROX = 10.0
 _CONVEX_PART = "tight"
 
 
-def _objective(design, w, j_alpha, j_beta, C):
+def _objective(design, w, j_alpha, j_beta, C, with_scores=False):
     """``J(w)`` and the cut of g's ``[0, j_alpha]`` problem at ``w`` (None when
-    ``j_alpha = 0``): ``R_hinge = f - g`` (Section 6)."""
+    ``j_alpha = 0``): ``R_hinge = f - g`` (Section 6); with ``with_scores``, also
+    the scores ``X @ w`` of the cuts (None for designs that keep none)."""
     width = j_beta - j_alpha
-    risk = j_beta / width * design.cut(w, Problem(_CONVEX_PART, 0, j_beta)).risk
+    cut_beta = design.cut(w, Problem(_CONVEX_PART, 0, j_beta))
+    risk = j_beta / width * cut_beta.risk
     cut_alpha = None
     if j_alpha > 0:
         cut_alpha = design.cut(w, Problem(_CONVEX_PART, 0, j_alpha))
         risk = risk - j_alpha / width * cut_alpha.risk
-    return 0.5 * float(w @ w) + C * float(risk), cut_alpha
+    J = 0.5 * float(w @ w) + C * float(risk)
+    return (J, cut_alpha, cut_beta.scores) if with_scores else (J, cut_alpha)
+
+
+def hinge_objective_at_zero(design, j_alpha, j_beta, C):
+    """``J(0) = C R_hinge(0)``, every score tied: the searches on zero scores, no
+    pass over ``X`` (:meth:`~pauc.svm._design.InMemoryDesign.risk_at_zero`)."""
+    width = j_beta - j_alpha
+    risk = j_beta / width * design.risk_at_zero(Problem(_CONVEX_PART, 0, j_beta))
+    if j_alpha > 0:
+        risk -= j_alpha / width * design.risk_at_zero(Problem(_CONVEX_PART, 0, j_alpha))
+    return C * float(risk)
 
 
 def hinge_objective(design, w, j_alpha, j_beta, C):
@@ -79,7 +92,7 @@ def hinge_objective(design, w, j_alpha, j_beta, C):
 
 
 def cccp(design, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, prox=PROX,
-         verbose=0):
+         verbose=0, return_scores=False):
     """Run Algorithm 4 from ``w0`` with a :class:`CuttingPlaneSolver`.
 
     Parameters
@@ -109,12 +122,16 @@ def cccp(design, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, pr
         ``step_objective`` (J at the step's solution), ``inner_iter``
         (cutting-plane iterations), ``inner_converged``, ``n_cuts``.
     converged : bool
+    scores : ndarray of shape (n_samples,) or None
+        ``X @ w`` (with ``return_scores=True``), as the last evaluation of ``J``
+        computed it: ``history[-1]["objective"]`` and these are what the
+        estimator's comparison with ``w = 0`` needs.
     """
     C = solver.C
     width = j_beta - j_alpha
     f_problem = Problem(_CONVEX_PART, 0, j_beta, scale=j_beta / width)
     w = np.asarray(w0, dtype=np.float64).copy()
-    objective, cut_alpha = _objective(design, w, j_alpha, j_beta, C)
+    objective, cut_alpha, scores = _objective(design, w, j_alpha, j_beta, C, True)
     history = [{"objective": objective, "step_objective": objective, "inner_iter": 0,
                 "inner_converged": True, "n_cuts": solver.master.n_cuts}]
     converged = False
@@ -128,13 +145,14 @@ def cccp(design, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, pr
             w_step = solver.solve(design, f_problem, w0=w)
         else:
             w_step = solver.solve_proximal(design, f_problem, center=w, mu=prox)
-        step_objective, step_cut_alpha = _objective(design, w_step, j_alpha, j_beta, C)
+        step_objective, step_cut_alpha, step_scores = _objective(design, w_step, j_alpha,
+                                                                 j_beta, C, True)
         # An exact minimiser of the convex upper bound never increases J; the
         # cutting-plane solution is within C * tol of it, so J can rise by as
         # much.  Keep the better point: the sequence is then non-increasing.
         previous = objective
         if step_objective <= objective:
-            w, objective, cut_alpha = w_step, step_objective, step_cut_alpha
+            w, objective, cut_alpha, scores = w_step, step_objective, step_cut_alpha, step_scores
         history.append({"objective": objective, "step_objective": step_objective,
                         "inner_iter": solver.n_iter_, "inner_converged": solver.converged_,
                         "n_cuts": solver.master.n_cuts})
@@ -149,4 +167,4 @@ def cccp(design, j_alpha, j_beta, solver, w0, *, dc_tol=1e-3, dc_max_iter=50, pr
             # the convex steps cannot be solved to tol (the solver warned why):
             # further outer steps would each stall the same way
             break
-    return w, history, converged
+    return (w, history, converged, scores) if return_scores else (w, history, converged)

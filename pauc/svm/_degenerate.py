@@ -41,7 +41,11 @@ Two tests, both needed:
 
 A fit failing test 1 and test 2 is **degenerate**: ``coef_`` is set to exactly
 0 and a :class:`~pauc.exceptions.DegenerateSolutionWarning` says what to
-change.  A fit failing test 1 only keeps its ``w`` and gets the same warning
+change.  So is a fit whose training scores all tie (``coef_ = 0`` itself, or
+a ``w`` orthogonal to every difference of rows), whatever the path to it: such
+a model ranks nothing, above the master QP's resolution or not (on a9a,
+``fpr_range=(0, 0.1)`` at ``C = 1e5``, beyond that resolution, the solver
+returned exactly 0).  A fit failing test 1 only keeps its ``w`` and gets the same warning
 class, saying that its ranking is not the optimum's.  (A norm threshold alone
 could not be used: scaling ``X`` by ``a`` acts as scaling ``C`` by ``a**2``, so
 genuine solutions of well-posed problems can be as small, relative to
@@ -53,7 +57,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import DegenerateSolutionWarning
-from ._dc import hinge_objective
+from ._dc import hinge_objective, hinge_objective_at_zero
 from ._scale import RESOLUTION
 
 
@@ -64,8 +68,15 @@ def _beats(J_w, J_0, magnitude, n_samples):
     return J_w < J_0 - 4.0 * n_samples * np.finfo(np.float64).eps * magnitude
 
 
-def compare_with_zero(design, w, problem, C, qp_eps, sigma, hinge=None):
-    """Tests 1 and 2 of the module docstring: ``(beats_zero, below_resolution)``.
+def compare_with_zero(design, w, problem, C, qp_eps, sigma, *, objective=None, scores=None,
+                      hinge=None):
+    """Tests 1 and 2 of the module docstring, and the ties:
+    ``(beats_zero, below_resolution, all_tied)``.
+
+    ``J(0)`` needs no pass over ``X`` (every score is 0: the search on zero
+    scores, :meth:`~pauc.svm._design.InMemoryDesign.risk_at_zero`); ``J(w)`` and
+    the scores at ``w`` are those the solver returned (its ``objective_`` and
+    ``scores_``), evaluated here only when it did not.
 
     Parameters
     ----------
@@ -73,44 +84,52 @@ def compare_with_zero(design, w, problem, C, qp_eps, sigma, hinge=None):
         The training rows and labels (:mod:`pauc.svm._design`).
     w : ndarray of shape (d,)
     problem : Problem
-        The fit's structural risk: the cut at ``w`` gives ``R(w)``, exactly,
-        and the cut at ``w = 0`` (every score tied) gives ``R(0)``.
+        The fit's structural risk (``hinge`` None).
     C, qp_eps : float
     sigma : float
         :func:`~pauc.svm._scale.spread` of the design's rows.
+    objective : float or None
+        ``J(w)`` as the solver evaluated it.
+    scores : ndarray of shape (n_samples,) or None
+        ``X @ w``, with ``objective``.
     hinge : (j_alpha, j_beta) or None
         ``surrogate="hinge"`` fits (CCCP): ``J`` is the hinge objective.
     """
     w = np.asarray(w, dtype=np.float64)
+    if objective is None or scores is None:
+        if hinge is None:
+            at_w = design.cut(w, problem)
+            objective, scores = 0.5 * float(w @ w) + C * float(at_w.risk), at_w.scores
+        else:
+            objective, scores = hinge_objective(design, w, *hinge, C), design.scores(w)
+    scores = np.asarray(scores, dtype=np.float64).ravel()
+    largest = float(np.abs(scores).max(initial=0.0))
     if hinge is None:
-        at_w = design.cut(w, problem)
-        at_0 = design.cut(np.zeros_like(w), problem)
-        scores = np.asarray(at_w.scores, dtype=np.float64).ravel()
-        J_w = 0.5 * float(w @ w) + C * float(at_w.risk)
-        J_0 = C * float(at_0.risk)
+        J_0 = C * design.risk_at_zero(problem)
         # the cut's coefficients have l1 norm <= 2 (times the problem's scale),
         # so the terms of scores @ coef sum to at most 2 * scale * max|s|
-        largest = float(np.abs(scores).max(initial=0.0))
-        magnitude = C * (abs(float(at_0.risk)) + 2.0 * problem.scale * largest)
+        magnitude = C * (abs(J_0 / C) + 2.0 * problem.scale * largest)
     else:
         j_alpha, j_beta = hinge
-        scores = design.scores(w)
-        J_w = hinge_objective(design, w, j_alpha, j_beta, C)
-        J_0 = hinge_objective(design, np.zeros_like(w), j_alpha, j_beta, C)
+        J_0 = hinge_objective_at_zero(design, j_alpha, j_beta, C)
         # f and g: coefficients of l1 norm <= 2, weights (j_beta + j_alpha) / width
         weight = (j_alpha + j_beta) / (j_beta - j_alpha)
-        magnitude = C * weight * (1.0 + 2.0 * float(np.abs(scores).max(initial=0.0)))
-    beats_zero = _beats(J_w, J_0, magnitude + 0.5 * float(w @ w), scores.shape[0])
+        magnitude = C * weight * (1.0 + 2.0 * largest)
+    beats_zero = _beats(objective, J_0, magnitude + 0.5 * float(w @ w), scores.shape[0])
     # (test 2 means nothing when the problem's own scale is below the resolution:
     # the estimator then warns with FeatureScaleWarning and keeps w)
     below_resolution = np.linalg.norm(w) <= RESOLUTION * qp_eps * C * sigma
-    return beats_zero, bool(below_resolution)
+    all_tied = scores.size == 0 or bool(scores.max() == scores.min())
+    return beats_zero, bool(below_resolution), all_tied
 
 
-def warn_no_better_than_zero(estimator, advice, zeroed):
+def warn_no_better_than_zero(estimator, advice, zeroed, tied=False):
     """The warning of a fit that did not beat ``w = 0``, naming what to change."""
     C, tol = estimator.C, estimator.tol
-    if zeroed:
+    if tied:
+        what = ("what the solver returned gives every training row the same score: it ranks "
+                "nothing; coef_ is set to 0 (degenerate_ = True: every score ties, AUC 0.5).")
+    elif zeroed:
         what = ("what the solver returned is below the master QP's resolution: noise whose "
                 "ranking means nothing; coef_ is set to 0 (degenerate_ = True: every score "
                 "ties, AUC 0.5).")

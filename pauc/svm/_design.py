@@ -168,6 +168,12 @@ class InMemoryDesign(Design):
         t_matvec += time.perf_counter() - start
         return Cut(g, loss, float(loss) - float(scores @ coef), scores, t_matvec, t_oracle)
 
+    def risk_at_zero(self, problem):
+        """``R(0)``: the structural risk of ``problem`` at ``w = 0``, where every score
+        ties.  The search on zero scores alone: no pass over ``X``."""
+        _, loss = self._search(np.zeros(self.shape[0]), problem)
+        return float(loss)      # loss - scores @ coef, the scores being 0
+
     def _search(self, scores, problem):
         if not isinstance(problem, Problem):
             return problem(scores)          # a plain oracle on the scores

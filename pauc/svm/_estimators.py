@@ -283,34 +283,42 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         self.converged_ = solver.converged_
         self.history_ = solver.history_
         self.coarse_iter_ = np.asarray(coarse_iter, dtype=np.intp)
-        self._finish(design, problem_on(design), operating_fpr, solver.scores_)
+        self._finish(design, problem_on(design), operating_fpr, solver.scores_,
+                     objective=solver.objective_)
 
-    def _finish(self, design, problem, operating_fpr, scores=None, hinge=None):
+    def _finish(self, design, problem, operating_fpr, scores=None, hinge=None, objective=None):
         """The comparison with ``w = 0`` (in memory), then ``threshold_``.
 
-        ``scores``: ``X @ coef_`` of the solver's last iteration when the
-        design returned them; ``problem`` and ``hinge`` as in
+        ``scores`` and ``objective``: ``X @ coef_`` and ``J(coef_)`` as the solver
+        evaluated them (None when it did not); ``problem`` and ``hinge`` as in
         :func:`~pauc.svm._degenerate.compare_with_zero`.
         """
         self.degenerate_ = False
         if isinstance(design, InMemoryDesign) and (problem is not None or hinge is not None):
-            if self._zero_if_degenerate(design, problem, hinge):
+            if self._zero_if_degenerate(design, problem, hinge, scores, objective):
                 scores = None
+        elif not self.coef_.any():
+            # chunked data: no comparison on the workers, but w = 0 ranks nothing
+            self.degenerate_ = True
         self._set_threshold(design, operating_fpr, scores)
 
-    def _zero_if_degenerate(self, design, problem, hinge=None):
+    def _zero_if_degenerate(self, design, problem, hinge=None, scores=None, objective=None):
         """Compare the fit with ``w = 0`` (:mod:`pauc.svm._degenerate`): a fit that does
-        not beat it warns, and when its ``w`` is also below the master QP's resolution
-        ``coef_`` becomes exactly 0 and ``degenerate_`` True.  Returns ``degenerate_``."""
-        beats_zero, noise = compare_with_zero(design, self.coef_, problem, float(self.C),
-                                              float(self.qp_eps), self._spread, hinge=hinge)
+        not beat it warns, and when its ``w`` is also below the master QP's resolution,
+        or its training scores all tie, ``coef_`` becomes exactly 0 and ``degenerate_``
+        True.  Returns ``degenerate_``."""
+        beats_zero, noise, tied = compare_with_zero(
+            design, self.coef_, problem, float(self.C), float(self.qp_eps), self._spread,
+            objective=objective, scores=scores, hinge=hinge)
         # below the resolution means noise only when the problem itself is
-        # resolvable (pauc.svm._scale); otherwise FeatureScaleWarning has said why
-        self.degenerate_ = not beats_zero and noise and self.__dict__.get("_resolvable", True)
+        # resolvable (pauc.svm._scale); otherwise FeatureScaleWarning has said why.
+        # Scores that all tie rank nothing, resolvable or not.
+        self.degenerate_ = tied or (not beats_zero and noise
+                                    and self.__dict__.get("_resolvable", True))
         if self.degenerate_:
             self.coef_ = np.zeros_like(self.coef_)
-        if not beats_zero:
-            warn_no_better_than_zero(self, self._ADVICE, zeroed=self.degenerate_)
+        if not beats_zero or tied:
+            warn_no_better_than_zero(self, self._ADVICE, zeroed=self.degenerate_, tied=tied)
         return self.degenerate_
 
     def _set_threshold(self, design, operating_fpr, scores=None):
@@ -683,9 +691,9 @@ class PartialAUCSVM(_StructuralSVM):
         if solver is None:
             w0 = self._initial_weights(design, fpr_range)
             solver = self._new_solver(float(self.C), float(self.tol))
-        w, steps, converged = cccp(design, self.j_alpha_, self.j_beta_, solver, w0,
-                                   dc_tol=float(self.dc_tol), dc_max_iter=self.dc_max_iter,
-                                   verbose=self.verbose)
+        w, steps, converged, scores = cccp(
+            design, self.j_alpha_, self.j_beta_, solver, w0, dc_tol=float(self.dc_tol),
+            dc_max_iter=self.dc_max_iter, verbose=self.verbose, return_scores=True)
         self._keep_warm(solver, w)
         self.coef_ = w
         self.n_iter_ = sum(step["inner_iter"] for step in steps)
@@ -694,7 +702,8 @@ class PartialAUCSVM(_StructuralSVM):
         self.dc_history_ = np.array([step["objective"] for step in steps])
         # steps[0] is the starting point (no solve); one count per outer step after it.
         self.dc_inner_iter_ = np.array([step["inner_iter"] for step in steps[1:]], dtype=np.intp)
-        self._finish(design, None, operating_fpr, hinge=(self.j_alpha_, self.j_beta_))
+        self._finish(design, None, operating_fpr, scores, hinge=(self.j_alpha_, self.j_beta_),
+                     objective=float(steps[-1]["objective"]))
         if not converged and not solver.stalled_:     # (a stalled solver has warned)
             warnings.warn(
                 f"the concave-convex procedure did not converge in dc_max_iter="

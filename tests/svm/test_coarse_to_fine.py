@@ -241,8 +241,8 @@ def test_each_refinement_starts_from_the_level_below_and_the_last_reads_x_itself
             calls.append(("solve", level, None, w))
             return w
 
-        def solve_proximal(self, level, problem, center, mu, max_iter=None):
-            w = super().solve_proximal(level, problem, center, mu, max_iter)
+        def solve_proximal(self, level, problem, center, mu, max_iter=None, handoff=None):
+            w = super().solve_proximal(level, problem, center, mu, max_iter, handoff=handoff)
             calls.append(("proximal", level, center, w))
             return w
 

@@ -385,3 +385,37 @@ def test_paper_table_4_a9a():
           f"SVM_pAUC {pauc_svm:.4f} (C={c_pauc:g}; paper 0.2739), {seconds:.0f} s")
     assert auc_svm >= 0.42
     assert pauc_svm >= 0.26
+
+
+def _public_rankers():
+    from pauc.boost import AUCBoost, GradientBoostingRanker, MartiRank, RankingStump
+    from pauc.svm import AUCSVMCV, PartialAUCSVMCV
+    from pauc.tree import RankingForest, TreeRank
+    return [AUCSVM(), PartialAUCSVM(), AUCSVMCV(Cs=2, cv=2), PartialAUCSVMCV(Cs=2, cv=2),
+            AUCBoost(n_estimators=3), MartiRank(), RankingStump(), TreeRank(),
+            RankingForest(n_estimators=3), GradientBoostingRanker(n_estimators=3)]
+
+
+@pytest.mark.parametrize("ranker", _public_rankers(), ids=lambda r: type(r).__name__)
+def test_the_label_rule_checks_pass_with_pos_label(ranker):
+    """The fits of the label-rule checks of tests/_sklearn_checks.py (labels {1, 2},
+    strings, a pandas Series of weights) go through once the positive class is named,
+    and are refused with the rule's message when it is not."""
+    from sklearn.base import clone
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 2, 1)
+    takes_weight = "sample_weight" in ranker.fit.__code__.co_varnames
+    fitted = clone(ranker).set_params(pos_label=2).fit(X, y)
+    assert list(fitted.classes_) == [1, 2]
+    assert fitted.decision_function(X).shape == (60,)
+    if hasattr(fitted, "predict"):        # (RankingStump is a weak ranker: scores only)
+        assert set(fitted.predict(X)) <= {1, 2}
+    strings = np.where(y == 2, "yes", "no")
+    assert clone(ranker).set_params(pos_label="yes").fit(X, strings).classes_[1] == "yes"
+    if takes_weight:
+        pd = pytest.importorskip("pandas")
+        weights = pd.Series(np.ones(60))
+        clone(ranker).set_params(pos_label=2).fit(X, y, sample_weight=weights)
+    with pytest.raises(ValueError, match="pos_label"):
+        clone(ranker).fit(X, y)
