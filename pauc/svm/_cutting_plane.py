@@ -315,7 +315,7 @@ class CuttingPlaneSolver:
         evaluated = self.converged_ or self.stalled_
         self.scores_ = cut.scores if evaluated else None
         self.objective_ = primal if evaluated else None
-        self._finish(history, violation, max_iter=max_iter)
+        self._finish(history, violation, max_iter=done + max_iter)
         return w
 
     def solve_proximal(self, design, problem, center, mu, max_iter=None, last_point=False,

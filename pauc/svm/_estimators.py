@@ -139,12 +139,17 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        design = self._training_design(X, y, sample_weight)
+        return self._fit_design(self._training_design(X, y, sample_weight))
+
+    def _fit_design(self, design, sigma=None):
+        """``fit`` on validated data: ``design`` (its labels validated, ``classes_`` and
+        ``n_features_in_`` set), ``sigma`` the spread of its rows when known (the CV
+        estimators validate and measure each fold once for all its values of ``C``)."""
         # in memory: refuse an overflowing feature scale before any work, and
         # flag one the master QP cannot resolve (pauc.svm._scale)
         if isinstance(design, InMemoryDesign):
             self._spread, self._resolvable = check_feature_scale(
-                design.X, float(self.C), float(self.qp_eps), type(self).__name__)
+                design.X, float(self.C), float(self.qp_eps), type(self).__name__, sigma)
         try:
             with design, single_blas_thread(), self._fitting():
                 self._fit(design)
@@ -215,18 +220,21 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
             self.__dict__.pop("feature_names_in_", None)
             return design
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
-        if weight is not None:
-            if weight.size and weight[0] > 0 and np.all(weight == weight[0]):
-                # a constant weight rescales every pair alike and leaves the
-                # normalised (p)AUC risk -- hence the minimiser -- unchanged
-                weight = None
-            elif not self._weighted_pairs:
-                raise NotImplementedError(
-                    f"{type(self).__name__} does not support non-uniform sample_weight: a "
-                    "weighted partial AUC would need the FPR window measured in negative "
-                    "weight, which the pAUC oracles do not implement. Resample the rows "
-                    "instead, or pass sample_weight=None.")
-        return InMemoryDesign(X, is_pos, weight)
+        return InMemoryDesign(X, is_pos, self._pair_weights(weight))
+
+    def _pair_weights(self, weight):
+        """The validated row weights as the fit uses them: None for none or a constant
+        (it rescales every pair alike and leaves the normalised (p)AUC risk -- hence
+        the minimiser -- unchanged); non-uniform ones only where pairs can be weighted."""
+        if weight is None or (weight.size and weight[0] > 0 and np.all(weight == weight[0])):
+            return None
+        if not self._weighted_pairs:
+            raise NotImplementedError(
+                f"{type(self).__name__} does not support non-uniform sample_weight: a "
+                "weighted partial AUC would need the FPR window measured in negative "
+                "weight, which the pAUC oracles do not implement. Resample the rows "
+                "instead, or pass sample_weight=None.")
+        return weight
 
     def _new_solver(self, C, tol):
         solver = CuttingPlaneSolver(C, tol=tol, max_iter=self.max_iter, qp_solver=self.solver,

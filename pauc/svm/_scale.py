@@ -54,8 +54,11 @@ def spread(X):
     return float(np.sqrt(max(square - float(mean @ mean), 0.0)))
 
 
-def check_feature_scale(X, C, qp_eps, estimator_name):
+def check_feature_scale(X, C, qp_eps, estimator_name, sigma=None):
     """Refuse or flag a feature scale the master QP cannot work with.
+
+    ``sigma``: :func:`spread` of ``X`` when the caller has it (the CV estimators
+    measure each fold once for all its values of ``C``).
 
     Returns
     -------
@@ -70,7 +73,7 @@ def check_feature_scale(X, C, qp_eps, estimator_name):
     ValueError
         When ``sigma`` is so large that its square overflows float64.
     """
-    sigma = spread(X)
+    sigma = spread(X) if sigma is None else float(sigma)
     if not np.isfinite(sigma) or sigma > _LARGEST_SPREAD:
         raise ValueError(
             f"{estimator_name}: the rows of X spread over sigma = {sigma:.3g} (root mean "

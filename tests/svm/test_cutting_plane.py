@@ -553,3 +553,46 @@ def test_small_rough_master_is_solved_exactly():
     problem.solve(solver=cp.CLARABEL)
     assert master.dual_objective(lam) == pytest.approx(problem.value, rel=1e-7, abs=1e-9)
     assert master.rough_solves == 0
+
+
+def test_callback_sees_every_iteration_as_it_happens():
+    """lightning's way: callback(solver) after each iteration, with the record so far."""
+    X, y = _problem(3)
+    seen = []
+
+    def callback(solver):
+        seen.append((solver.n_iter_, len(solver.history_["primal"])))
+
+    for method in ("solve", "solve_proximal"):
+        seen.clear()
+        solver = CuttingPlaneSolver(10.0, tol=1e-4, callback=callback)
+        if method == "solve":
+            solver.solve(X, lambda s: auc_oracle(s, y))
+        else:
+            solver.solve_proximal(X, lambda s: auc_oracle(s, y), center=np.zeros(4), mu=10.0)
+        assert seen == [(k, k) for k in range(1, solver.n_iter_ + 1)]
+        assert solver.objective_ == pytest.approx(solver.history_["primal"][-1])
+        np.testing.assert_allclose(solver.scores_, X @ solver.w_)
+
+
+def test_handoff_runs_algorithm_1_after_the_proximal_budget():
+    """solve_proximal(handoff=k): k quiet proximal iterations, then Algorithm 1 from the
+    cuts collected within max_iter in all; n_iter_ and history_ cover both parts."""
+    X, y = _problem(5, m=30, n=40, d=6)
+    oracle = lambda s: auc_oracle(s, y)      # noqa: E731
+    far = np.full(6, 50.0)                   # a start far from the optimum
+    solver = CuttingPlaneSolver(100.0, tol=1e-6, max_iter=500)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")       # the quiet part warns nothing
+        w = solver.solve_proximal(X, oracle, center=far, mu=1e4, handoff=2)
+    proximal = solver.history_["proximal"]
+    assert solver.converged_ and proximal[:2].all() and not proximal[2:].any()
+    assert solver.n_iter_ == proximal.size > 2
+    J = _objective(X, y, w, 100.0, oracle)
+    assert J == pytest.approx(solver.objective_)
+    assert J <= direct_auc(X, y, 100.0) + 100.0 * 1e-6 + 1e-6
+    # the budget counts: max_iter bounds both parts together
+    short = CuttingPlaneSolver(100.0, tol=1e-12, max_iter=4)
+    with pytest.warns(ConvergenceWarning, match="max_iter=4"):
+        short.solve_proximal(X, oracle, center=far, mu=1e4, handoff=2)
+    assert short.n_iter_ == 4 and not short.converged_ and short.objective_ is None

@@ -37,48 +37,31 @@ def test_c_grid():
     lambda **kw: PartialAUCSVMCV((0.0, 0.3), **kw),
     lambda **kw: PartialAUCSVMCV((0.05, 0.4), **kw),
     lambda **kw: PartialAUCSVMCV((0.05, 0.4), surrogate="hinge", **kw),
-], ids=["auc", "tight-0-beta", "tight-alpha-beta", "hinge"])
+    lambda **kw: PartialAUCSVMCV((0.0, 0.3), surrogate="naive", **kw),
+], ids=["auc", "tight-0-beta", "tight-alpha-beta", "hinge", "naive"])
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
-def test_the_path_equals_independent_fits_and_gridsearch(make, sparse):
-    """Fold by fold, every C of the warm path is within C tol of a fresh fit on the
-    fold (objective), and the choice is GridSearchCV's over the same Cs and folds (or a
-    C whose mean validation score is within 1e-3 of GridSearchCV's best).
-
-    tol = 1e-5: two solutions within C tol of the optimum can rank differently, and on
-    100 validation rows one swapped pair moves the pAUC by about 1e-3 (at tol = 1e-3
-    one case chose C = 0.1 at 0.7185 against GridSearchCV's C = 1 at 0.7215)."""
-    X, y = _data(1)
+@pytest.mark.parametrize("seed", [1, 6])
+def test_the_scores_and_the_choice_are_gridsearchs(make, sparse, seed):
+    """The grid done well: every (fold, C) score is GridSearchCV's over the same Cs and
+    folds, exactly, at the default tol -- hence the same C_ -- and the refit is a fit
+    at C_ (issue 27: the warm path chose another C on 6 of 12 small problems)."""
+    X, y = _data(seed)
     Xf = sp.csr_matrix(X) if sparse else X
     Cs = [0.1, 1.0, 10.0, 100.0]
     folds = list(StratifiedKFold(3).split(X, y))
-    cv = make(Cs=Cs, cv=folds, tol=TOL)
+    cv = make(Cs=Cs, cv=folds)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateSolutionWarning)
         cv.fit(Xf, y)
-        single = clone(cv)._path_estimator().set_params(warm_start=False)
-        # the path = independent fits, on the first fold
-        train = folds[0][0]
-        path = clone(single).set_params(warm_start=True)
-        for C in Cs:
-            path.set_params(C=C).fit(Xf[train], y[train])
-            fresh = clone(single).set_params(C=C).fit(Xf[train], y[train])
-            gap = objective(path, X[train], y[train]) - objective(fresh, X[train], y[train])
-            if single.get_params().get("surrogate") == "hinge":
-                # CCCP reaches local minima: the warm path's start (the previous C's
-                # solution) may lead to another one than the tight start -- either way
-                # both are DC points; compare the validation scores instead
-                continue
-            assert abs(gap) <= C * TOL + 1e-9, (C, gap)
+        single = cv._fold_estimator()
         scorer = (roc_auc_scorer() if isinstance(cv, AUCSVMCV)
                   else partial_auc_scorer(fpr_range=cv.fpr_range))
-        grid = GridSearchCV(single, {"C": Cs}, cv=folds, scoring=scorer).fit(Xf, y)
+        grid = GridSearchCV(clone(single), {"C": Cs}, cv=folds, scoring=scorer).fit(Xf, y)
     assert cv.scores_.shape == cv.n_iter_.shape == (3, 4)
     np.testing.assert_array_equal(cv.Cs_, Cs)
-    means = grid.cv_results_["mean_test_score"]
-    chosen = Cs.index(cv.C_)
-    assert cv.C_ == grid.best_params_["C"] or means[chosen] >= means.max() - 1e-3
-    if single.get_params().get("surrogate") != "hinge":
-        np.testing.assert_allclose(cv.scores_.mean(axis=0), means, atol=0.02)
+    splits = np.array([grid.cv_results_[f"split{k}_test_score"] for k in range(3)])
+    np.testing.assert_array_equal(cv.scores_, splits)
+    assert cv.C_ == grid.best_params_["C"]
     # the refit is a fit at C_
     ref = clone(single).set_params(C=cv.C_).fit(Xf, y)
     np.testing.assert_array_equal(cv.coef_, ref.coef_)
@@ -93,8 +76,7 @@ def test_refit_false_is_the_mean_of_the_folds_models():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateSolutionWarning)
         cv = AUCSVMCV(Cs=[0.1, 10.0], cv=folds, refit=False).fit(X, y)
-        models = [AUCSVM(C=cv.C_, warm_start=True).set_params(C=0.1).fit(X[tr], y[tr])
-                  .set_params(C=cv.C_).fit(X[tr], y[tr]).coef_ for tr, _ in folds]
+        models = [AUCSVM(C=cv.C_).fit(X[tr], y[tr]).coef_ for tr, _ in folds]
     np.testing.assert_allclose(cv.coef_, np.mean(models, axis=0))
     assert cv.refit_n_iter_ == 0 and np.isfinite(cv.threshold_)
 

@@ -171,3 +171,70 @@ def test_degenerate_is_false_on_ordinary_fits():
     for model in (AUCSVM(C=1.0), PartialAUCSVM((0.05, 0.3), C=1.0)):
         assert not _fit_recording(model, Xa, ya)
         assert model.degenerate_ is False
+
+
+def test_scores_that_all_tie_are_degenerate_whatever_the_path():
+    """Issue 27: PartialAUCSVM((0, 0.1), C=1e5) on a9a, beyond the master QP's
+    resolution (FeatureScaleWarning), returned coef_ exactly 0 -- one distinct score --
+    with degenerate_ False and a warning that coef_ was kept "above the resolution"."""
+    from pauc.datasets import load_a9a
+    from pauc.exceptions import FeatureScaleWarning
+    X, y, Xt, _ = load_a9a()
+    model = PartialAUCSVM(fpr_range=(0, 0.1), C=1e5)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(X, y)
+    categories = [w.category for w in caught]
+    assert FeatureScaleWarning in categories
+    degenerate = [str(w.message) for w in caught if w.category is DegenerateSolutionWarning]
+    assert len(degenerate) == 1 and "same score" in degenerate[0]
+    assert "coef_ is kept" not in degenerate[0]
+    assert np.unique(model.decision_function(Xt)).size == 1
+    assert model.degenerate_ and not model.coef_.any() and model.threshold_ == np.inf
+
+
+def test_a_w_orthogonal_to_the_rows_is_degenerate(monkeypatch):
+    """Tied scores from a non-zero w (orthogonal to every row) are degenerate too."""
+    from pauc.svm import _estimators
+    Xa, _, ya, _ = _issue_problem(1)
+    X = np.hstack([Xa, np.zeros((Xa.shape[0], 1))])
+    orthogonal = np.zeros(X.shape[1])
+    orthogonal[-1] = 1.0
+
+    real = _estimators.solve_coarse_to_fine
+
+    def returns_orthogonal(*args, **kwargs):
+        w, solver, coarse = real(*args, **kwargs)
+        solver.objective_ = solver.scores_ = None       # not evaluated by the solver
+        return orthogonal, solver, coarse
+
+    monkeypatch.setattr(_estimators, "solve_coarse_to_fine", returns_orthogonal)
+    model = AUCSVM(C=1.0)
+    caught = _fit_recording(model, X, ya)
+    assert len(caught) == 1 and "same score" in str(caught[0].message)
+    assert model.degenerate_ and not model.coef_.any()
+
+
+def test_the_comparison_with_zero_makes_no_pass_over_x(monkeypatch):
+    """The solver returns J and the scores at w; R(0) is the search on zero scores:
+    after the solve, fit computes no cut and no X @ w (issue 27, item 4)."""
+    from pauc.svm._design import InMemoryDesign
+    Xa, _, ya, _ = _issue_problem(2)
+    for model in (AUCSVM(C=1.0), PartialAUCSVM((0, 0.1), C=0.1),
+                  PartialAUCSVM((0.05, 0.3), C=1.0, surrogate="hinge")):
+        counts = {"cut": 0, "scores": 0, "zero": 0}
+        for name, attr in (("cut", "cut"), ("scores", "scores"), ("zero", "risk_at_zero")):
+            real = getattr(InMemoryDesign, attr)
+
+            def spy(self, *args, _real=real, _name=name, **kwargs):
+                counts[_name] += 1
+                return _real(self, *args, **kwargs)
+            monkeypatch.setattr(InMemoryDesign, attr, spy)
+        _fit_recording(model, Xa, ya)
+        cuts = counts["cut"]
+        solver_cuts = model.n_iter_ + model.coarse_iter_.sum()
+        if getattr(model, "dc_history_", None) is None:         # (CCCP evaluates J itself)
+            assert cuts == solver_cuts, (type(model).__name__, cuts, solver_cuts)
+        assert counts["scores"] == 0
+        assert counts["zero"] >= 1
+        monkeypatch.undo()
