@@ -8,7 +8,6 @@ import argparse
 import json
 import os
 import sys
-import threading
 import time
 import warnings
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 from . import metrics
 from ._registry import METHODS
 from ._validation import check_fpr_range
+from .exceptions import DegenerateSolutionWarning
 
 
 def _parser():
@@ -113,41 +113,55 @@ def _scores(estimator, X):
 
 
 class _Progress:
-    """One live line on stderr while a method fits: elapsed seconds, and the
-    cutting-plane iteration of the structural SVMs, read from their
-    ``current_iteration`` (the solver's live counter, None outside ``fit``)."""
+    """One line on stderr while a method fits: elapsed seconds, and for the structural
+    SVMs the cutting-plane iteration, delivered by their ``callback`` (lightning's
+    way: the solver calls it after every iteration; nothing polls the estimator).
+
+    On a terminal the line is rewritten in place (at most every ``REDRAW`` seconds);
+    in a log file or a pipe every rewrite would stay, so one plain line per method is
+    printed at the end instead.
+    """
+
+    REDRAW = 0.5
 
     def __init__(self, name, estimator, stream, enabled):
-        self.name, self.estimator, self.stream = name, estimator, stream
-        self.enabled = enabled
-        # A live line rewritten with "\r" is for a terminal; in a log file or a
-        # pipe every rewrite would stay: print one plain line per method instead.
+        self.name, self.stream, self.enabled = name, stream, enabled
         isatty = getattr(stream, "isatty", None)
         self.live = bool(enabled and isatty is not None and isatty())
-        self._stop = threading.Event()
-        self._start = time.perf_counter()
+        self.iteration = None
+        self._start = self._drawn = time.perf_counter()
+        self._attach(estimator)
+
+    def _attach(self, estimator):
+        """Give the estimator (or the one a grid search clones) the callback.  A plain
+        function, not a bound method: scikit-learn's clone deep-copies parameters, and
+        a function is copied as itself, so every clone reports here."""
+        def callback(solver):
+            self.iteration = solver.n_iter_
+            if self.live and time.perf_counter() - self._drawn >= self.REDRAW:
+                self._draw()
+
+        inner = getattr(estimator, "estimator", None)      # GridSearchCV (--tune)
+        for target, key in ((estimator, "callback"), (inner, "estimator__callback")):
+            if target is not None and "callback" in target.get_params(deep=False):
+                estimator.set_params(**{key: callback})
+                return
 
     def _line(self):
-        # Under --tune the clones being fitted are out of reach: elapsed time only.
-        iteration = getattr(self.estimator, "current_iteration", None)
         text = f"fitting {self.name:<14} {time.perf_counter() - self._start:7.1f} s"
-        return text + (f"  iteration {iteration}" if iteration else "")
+        return text + (f"  iteration {self.iteration}" if self.iteration else "")
 
-    def _run(self):
-        while not self._stop.wait(0.5):
-            print("\r" + self._line(), end="", file=self.stream, flush=True)
+    def _draw(self):
+        self._drawn = time.perf_counter()
+        print("\r" + self._line(), end="", file=self.stream, flush=True)
 
     def __enter__(self):
         if self.live:
             print(self._line(), end="", file=self.stream, flush=True)
-            self._thread = threading.Thread(target=self._run, daemon=True)
-            self._thread.start()
         return self
 
     def __exit__(self, *exc):
         if self.live:
-            self._stop.set()
-            self._thread.join()
             print("\r" + self._line() + "  done", file=self.stream, flush=True)
         elif self.enabled:
             print(self._line() + "  done", file=self.stream, flush=True)
@@ -204,14 +218,22 @@ def _fit(estimator, X, y):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         estimator.fit(X, y)
-    messages = []
+    messages, degenerate = [], []
     for w in caught:
         if not issubclass(w.category, UserWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
             continue
         text = f"{w.category.__name__}: {w.message}"
-        if text not in messages:
+        if issubclass(w.category, DegenerateSolutionWarning):
+            degenerate.append(text)
+        elif text not in messages:
             messages.append(text)
+    if degenerate:
+        # a grid (or a CV estimator) warns once per value of C, each message naming
+        # its C: keep the last one -- the refit at the chosen C comes last -- once
+        more = len(degenerate) - 1
+        messages.append(degenerate[-1] + (f" ({more} other fits of the grid warned the same "
+                                          "way)" if more else ""))
     return messages
 
 

@@ -1,4 +1,5 @@
-"""The live progress line of ``pauc compare`` shows the cutting-plane iteration mid-fit."""
+"""The progress line of ``pauc compare`` shows the cutting-plane iteration mid-fit, delivered
+by the solver's callback (lightning's way; nothing polls the estimator from a thread)."""
 
 import io
 import pickle
@@ -6,9 +7,10 @@ import time
 
 import numpy as np
 import pytest
+from sklearn.model_selection import GridSearchCV
 
 from pauc.__main__ import _Progress
-from pauc.svm import AUCSVM, PartialAUCSVM
+from pauc.svm import AUCSVM, PartialAUCSVM, PartialAUCSVMCV
 from pauc.svm._design import InMemoryDesign
 
 
@@ -33,35 +35,40 @@ def _spy(monkeypatch, seen, progress, delay=0.0):
     monkeypatch.setattr(InMemoryDesign, "cut", cut)
 
 
-def test_line_shows_the_live_iteration(data, monkeypatch):
+def test_line_shows_the_iteration_of_the_callback(data, monkeypatch):
     X, y = data
     est = AUCSVM(C=10.0, tol=1e-4)
     seen, progress = [], [None]
     progress[0] = _Progress("svm-auc", est, io.StringIO(), enabled=False)
+    assert callable(est.callback)
     _spy(monkeypatch, seen, progress)
-    assert est.current_iteration is None
     assert "iteration" not in progress[0]._line()
     est.fit(X, y)
-    # The k-th oracle call happens during iteration k, and the line says so; two more
-    # follow the solve: the objective at w and at w = 0 (pauc.svm._degenerate).
-    assert len(seen) == est.n_iter_ + 2 and est.n_iter_ >= 3
-    for k, line in enumerate(seen[:est.n_iter_], start=1):
+    # The k-th oracle call happens during iteration k, after the callback of
+    # iteration k - 1; the comparison with w = 0 calls no oracle after the solve.
+    assert len(seen) == est.n_iter_ and est.n_iter_ >= 3
+    for k, line in enumerate(seen[1:], start=1):
         assert line.endswith(f"iteration {k}"), line
-    # After fit: no live solver left, the estimator pickles, the line is time only.
-    assert est.current_iteration is None
-    assert "iteration" not in progress[0]._line()
+    assert progress[0]._line().endswith(f"iteration {est.n_iter_}")
+    # the fitted estimator pickles (its callback is a plain function of the CLI)
+    est.set_params(callback=None)
     assert pickle.loads(pickle.dumps(est)).n_iter_ == est.n_iter_
 
 
-def test_partial_auc_svm_reports_iterations(data, monkeypatch):
+def test_grid_search_and_cv_estimators_report_too(data):
+    """Under --tune the clones of a grid search report: clone copies a function as itself."""
     X, y = data
-    est = PartialAUCSVM(fpr_range=(0.0, 0.3), C=10.0, tol=1e-4)
-    seen, progress = [], [None]
-    progress[0] = _Progress("svm-pauc", est, io.StringIO(), enabled=False)
-    _spy(monkeypatch, seen, progress)
-    est.fit(X, y)
-    assert len(seen) == est.n_iter_ + 2 and est.n_iter_ >= 2    # + w and 0 compared
-    assert seen[est.n_iter_ - 1].endswith(f"iteration {est.n_iter_}")
+    for est in (GridSearchCV(PartialAUCSVM((0.0, 0.3)), {"C": [0.1, 1.0]}, cv=2),
+                PartialAUCSVMCV((0.0, 0.3), Cs=2, cv=2)):
+        progress = _Progress("svm-pauc", est, io.StringIO(), enabled=False)
+        est.fit(X, y)
+        assert progress.iteration is not None and progress.iteration >= 1
+
+
+def test_methods_without_iterations_show_time_only(data):
+    from pauc.tree import TreeRank
+    progress = _Progress("treerank", TreeRank(), io.StringIO(), enabled=False)
+    assert "iteration" not in progress._line()
 
 
 class _Terminal(io.StringIO):
@@ -73,20 +80,17 @@ class _Terminal(io.StringIO):
 
 def _slow_fit_text(data, monkeypatch, stream):
     """What _Progress writes to ``stream`` while AUCSVM fits, 0.2 s per oracle call (a fit
-    of >= 3 iterations outlasts one 0.5 s tick of the live line)."""
+    of >= 4 iterations outlasts one 0.5 s redraw interval of the live line)."""
     X, y = data
     est = AUCSVM(C=10.0, tol=1e-4)
-    progress = [None]
-    # 0.2 s per oracle call: a fit of >= 3 iterations outlasts one 0.5 s tick.
-    _spy(monkeypatch, [], progress, delay=0.2)
-    with _Progress("svm-auc", est, stream, enabled=True) as p:
-        progress[0] = p
+    _spy(monkeypatch, [], [_Progress("spy", AUCSVM(), io.StringIO(), False)], delay=0.2)
+    with _Progress("svm-auc", est, stream, enabled=True):
         est.fit(X, y)
     return stream.getvalue()
 
 
-def test_live_thread_prints_iterations(data, monkeypatch):
-    """The background thread (every 0.5 s) catches the iteration of a slow fit."""
+def test_live_line_prints_iterations(data, monkeypatch):
+    """On a terminal the callback redraws the line (at most every 0.5 s)."""
     text = _slow_fit_text(data, monkeypatch, _Terminal())
     assert "\rfitting svm-auc" in text and "iteration " in text
     assert text.rstrip().endswith("done")
@@ -98,3 +102,17 @@ def test_plain_lines_when_not_a_terminal(data, monkeypatch):
     assert "\r" not in text
     assert text.count("\n") == 1 and text.startswith("fitting svm-auc") \
         and text.rstrip().endswith("done")
+
+
+def test_the_degenerate_warning_of_a_grid_is_shown_once():
+    """Issue 27: the main job printed the same degenerate warning once per C of its grid."""
+    from pauc.__main__ import _fit
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 4))
+    y = (rng.random(200) < 0.3).astype(int)          # no signal: the optimum is w = 0
+    est = PartialAUCSVMCV((0.0, 0.05), Cs=[0.1, 1.0, 10.0], cv=2)
+    messages = _fit(est, X, y)
+    degenerate = [m for m in messages if m.startswith("DegenerateSolutionWarning")]
+    assert len(degenerate) == 1, messages
+    assert "other fits of the grid warned the same way" in degenerate[0]
+    assert f"C={est.C_:g}" in degenerate[0]            # the refit's, at the chosen C

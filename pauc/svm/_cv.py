@@ -248,8 +248,9 @@ class AUCSVMCV(_StructuralSVMCV):
     Parameters
     ----------""" + _CV_DOC.format(target="the AUC") + """
     tol, max_iter, operating_fpr, solver, qp_eps, qp_max_iter, coarse_to_fine, method, \
-verbose, pos_label
-        As in :class:`AUCSVM`.
+verbose, callback, pos_label
+        As in :class:`AUCSVM` (``callback`` is passed to every fit: with
+        ``n_jobs`` above 1 those of the folds run in other processes).
 
     Attributes
     ----------""" + _CV_ATTRIBUTES.format(more="", estimator=":class:`AUCSVM`") + """
@@ -276,7 +277,7 @@ verbose, pos_label
     def __init__(self, *, Cs=10, cv=None, scoring=None, n_jobs=None, refit=True, tol=1e-3,
                  max_iter=1000, operating_fpr=None, solver="osqp", qp_eps=1e-7,
                  qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE,
-                 method="proximal", verbose=0, pos_label=None):
+                 method="proximal", verbose=0, callback=None, pos_label=None):
         self.Cs = Cs
         self.cv = cv
         self.scoring = scoring
@@ -291,6 +292,7 @@ verbose, pos_label
         self.coarse_to_fine = coarse_to_fine
         self.method = method
         self.verbose = verbose
+        self.callback = callback
         self.pos_label = pos_label
 
 
@@ -311,8 +313,8 @@ class PartialAUCSVMCV(_StructuralSVMCV):
         target="the partial AUC over ``fpr_range``, normalised by its width, the "
                "default of :func:`pauc.metrics.partial_auc_scorer`") + """
     tol, max_iter, operating_fpr, solver, qp_eps, qp_max_iter, coarse_to_fine, method, \
-verbose, dc_tol, dc_max_iter, init, pos_label
-        As in :class:`PartialAUCSVM`.
+verbose, callback, dc_tol, dc_max_iter, init, pos_label
+        As in :class:`PartialAUCSVM` (``callback`` as in :class:`AUCSVMCV`).
 
     Attributes
     ----------""" + _CV_ATTRIBUTES.format(
@@ -340,7 +342,7 @@ verbose, dc_tol, dc_max_iter, init, pos_label
     def __init__(self, fpr_range=(0.0, 0.1), *, surrogate="tight", Cs=10, cv=None,
                  scoring=None, n_jobs=None, refit=True, tol=1e-3, max_iter=1000,
                  operating_fpr=None, solver="osqp", qp_eps=1e-7, qp_max_iter=20000,
-                 coarse_to_fine=COARSE_TO_FINE, method="proximal", verbose=0,
+                 coarse_to_fine=COARSE_TO_FINE, method="proximal", verbose=0, callback=None,
                  dc_tol=1e-3, dc_max_iter=50, init="tight", pos_label=None):
         self.fpr_range = fpr_range
         self.surrogate = surrogate
@@ -358,6 +360,7 @@ verbose, dc_tol, dc_max_iter, init, pos_label
         self.coarse_to_fine = coarse_to_fine
         self.method = method
         self.verbose = verbose
+        self.callback = callback
         self.dc_tol = dc_tol
         self.dc_max_iter = dc_max_iter
         self.init = init

@@ -30,7 +30,6 @@ Narasimhan & Agarwal (2017); Joachims (2005). Full entries in
 """
 
 import warnings
-from contextlib import contextmanager
 
 import joblib
 import numpy as np
@@ -82,6 +81,11 @@ def window_problem(surrogate, fpr_range, design):
 
 _POSITIVE = [Interval(float, 0, closed="neither")]
 
+
+def _check_callable(value):
+    if not callable(value):
+        raise TypeError("not callable")
+
 # Parameters shared by AUCSVM and PartialAUCSVM.
 _SVM_CONSTRAINTS = {
     "C": _POSITIVE,
@@ -95,6 +99,7 @@ _SVM_CONSTRAINTS = {
     "method": [Options(*_METHODS)],
     "warm_start": BOOLEAN,
     "verbose": VERBOSE,
+    "callback": [Options(None), Satisfies(_check_callable, "a callable")],
     "pos_label": POS_LABEL,
 }
 
@@ -151,7 +156,7 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
             self._spread, self._resolvable = check_feature_scale(
                 design.X, float(self.C), float(self.qp_eps), type(self).__name__, sigma)
         try:
-            with design, single_blas_thread(), self._fitting():
+            with design, single_blas_thread():
                 self._fit(design)
         finally:
             self.__dict__.pop("_resolvable", None)
@@ -190,6 +195,7 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         solver = kept["solver"]
         solver.set_C(float(self.C))
         solver.tol, solver.max_iter, solver.verbose = float(self.tol), self.max_iter, self.verbose
+        solver.callback = self.callback
         solver.warn = True
         self._live_solver = solver
         return solver, kept["w"]
@@ -207,7 +213,7 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         # The kept solver holds an OSQP workspace (not picklable) and the cut pool:
         # a pickled or copied estimator starts its next warm_start fit afresh.
         state = super().__getstate__()
-        for name in ("_warm", "_live_solver", "_fit_key"):
+        for name in ("_warm", "_fit_key"):
             state.pop(name, None)
         return state
 
@@ -237,31 +243,9 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         return weight
 
     def _new_solver(self, C, tol):
-        solver = CuttingPlaneSolver(C, tol=tol, max_iter=self.max_iter, qp_solver=self.solver,
-                                    qp_eps=self.qp_eps, qp_max_iter=self.qp_max_iter,
-                                    verbose=self.verbose)
-        self._live_solver = solver      # read by ``current_iteration`` while fit runs
-        return solver
-
-    @contextmanager
-    def _fitting(self):
-        """Forget the running solver when fit ends: a fitted estimator keeps
-        no solver (whose OSQP workspace would not pickle)."""
-        try:
-            yield
-        finally:
-            self.__dict__.pop("_live_solver", None)
-
-    @property
-    def current_iteration(self):
-        """Cutting-plane iteration of the solver running now, None outside ``fit``.
-
-        Meant for progress displays that poll the estimator from another
-        thread (``pauc compare``); the iteration counts restart with each
-        solve (the DC method runs one solve per outer step).
-        """
-        solver = self.__dict__.get("_live_solver")
-        return None if solver is None else getattr(solver, "n_iter_", None)
+        return CuttingPlaneSolver(C, tol=tol, max_iter=self.max_iter, qp_solver=self.solver,
+                                  qp_eps=self.qp_eps, qp_max_iter=self.qp_max_iter,
+                                  verbose=self.verbose, callback=self.callback)
 
     def _solve(self, design, problem_on):
         """Algorithm 1 or the proximal method (``method``), from a coarse-to-fine
@@ -427,6 +411,13 @@ class AUCSVM(_StructuralSVM):
         pickled).  The result carries the same guarantee as a cold fit.
     verbose : int, default=0
         ``1`` prints one line per cutting-plane iteration.
+    callback : callable or None, default=None
+        Called as ``callback(solver)`` after every cutting-plane iteration
+        (lightning's way), with the running
+        :class:`~pauc.svm.CuttingPlaneSolver`: ``solver.n_iter_`` is the
+        iteration, ``solver.history_`` the record so far.  For progress
+        displays (``pauc compare`` draws its progress line with it); the
+        return value is ignored.
     pos_label : label, default=None
         The positive class, ranked at the top.  None: 1 (or True) when the
         labels are {0, 1}, {-1, 1} or booleans; other label sets must name it.
@@ -488,7 +479,8 @@ class AUCSVM(_StructuralSVM):
 
     def __init__(self, C=1.0, *, tol=1e-3, max_iter=1000, operating_fpr=None, solver="osqp",
                  qp_eps=1e-7, qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE,
-                 method="proximal", warm_start=False, verbose=0, pos_label=None):
+                 method="proximal", warm_start=False, verbose=0, callback=None,
+                 pos_label=None):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
@@ -500,6 +492,7 @@ class AUCSVM(_StructuralSVM):
         self.method = method
         self.warm_start = warm_start
         self.verbose = verbose
+        self.callback = callback
         self.pos_label = pos_label
 
     _ADVICE = AUC_ADVICE
@@ -567,7 +560,7 @@ class PartialAUCSVM(_StructuralSVM):
         ``init`` also starts afresh.  With ``surrogate="hinge"`` the refit's
         CCCP starts from the previous solution (not from ``init``) with the
         cuts of ``f`` kept.
-    verbose : int, default=0
+    verbose, callback : as in :class:`AUCSVM`.
     dc_tol : float, default=1e-3
         ``surrogate="hinge"`` only: stop Algorithm 4 when an outer step
         decreases ``1/2 ||w||^2 + C R_hinge(w)`` by at most ``dc_tol`` times
@@ -640,8 +633,8 @@ class PartialAUCSVM(_StructuralSVM):
     def __init__(self, fpr_range=(0.0, 0.1), *, C=1.0, surrogate="tight", tol=1e-3,
                  max_iter=1000, operating_fpr=None, solver="osqp", qp_eps=1e-7,
                  qp_max_iter=20000, coarse_to_fine=COARSE_TO_FINE, method="proximal",
-                 warm_start=False, verbose=0, dc_tol=1e-3, dc_max_iter=50, init="tight",
-                 pos_label=None):
+                 warm_start=False, verbose=0, callback=None, dc_tol=1e-3, dc_max_iter=50,
+                 init="tight", pos_label=None):
         self.fpr_range = fpr_range
         self.C = C
         self.surrogate = surrogate
@@ -655,6 +648,7 @@ class PartialAUCSVM(_StructuralSVM):
         self.method = method
         self.warm_start = warm_start
         self.verbose = verbose
+        self.callback = callback
         self.dc_tol = dc_tol
         self.dc_max_iter = dc_max_iter
         self.init = init
