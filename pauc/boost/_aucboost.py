@@ -162,6 +162,15 @@ class AUCBoost(BaseRanker, ClassifierMixin, BaseEstimator):
     .. [2] Freund, Y. and Schapire, R. E. "A Decision-Theoretic Generalization
        of On-Line Learning and an Application to Boosting." Journal of
        Computer and System Sciences 55(1), 1997 (the paper's reference [5]).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from pauc.boost import AUCBoost
+    >>> X, y = make_classification(600, n_features=8, weights=[0.8], random_state=0)
+    >>> model = AUCBoost(n_estimators=50, random_state=0).fit(X[:400], y[:400])
+    >>> round(model.score(X[400:], y[400:]), 2)      # test AUC
+    0.97
     """
 
     _parameter_constraints = {

@@ -147,6 +147,15 @@ class MartiRank(BaseRanker, ClassifierMixin, BaseEstimator):
     ----------
     .. [1] Long, P. M. and Servedio, R. A. "Boosting the Area Under the ROC
        Curve." NIPS 2007.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from pauc.boost import MartiRank
+    >>> X, y = make_classification(600, n_features=8, weights=[0.8], random_state=0)
+    >>> model = MartiRank().fit(X[:400], y[:400])
+    >>> round(model.score(X[400:], y[400:]), 2)      # test AUC
+    0.97
     """
 
     _parameter_constraints = {

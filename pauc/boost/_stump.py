@@ -159,6 +159,19 @@ class RankingStump(BaseRanker, BaseEstimator):
     ----------
     .. [1] Long, P. M. and Servedio, R. A. "Boosting the Area Under the ROC
        Curve." NIPS 2007.
+
+    Examples
+    --------
+    The stump keeps the feature and the sign of highest (weighted) training AUC:
+
+    >>> import numpy as np
+    >>> from pauc.boost import RankingStump
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 3))
+    >>> y = (X[:, 2] < -0.2).astype(int)          # the third feature, reversed
+    >>> stump = RankingStump().fit(X, y)
+    >>> int(stump.feature_), int(stump.sign_), float(stump.auc_)
+    (2, -1, 1.0)
     """
 
     _parameter_constraints = {"criterion": [Options(*_CRITERIA)], "pos_label": POS_LABEL}

@@ -266,6 +266,22 @@ verbose, callback, pos_label
     .. [2] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
        Optimizing the Partial Area Under the ROC Curve." Neural Computation
        29(7), 2017 (arXiv:1605.04337).  Algorithm 1.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.model_selection import GridSearchCV
+    >>> from pauc.svm import AUCSVM, AUCSVMCV
+    >>> X, y = make_classification(600, n_features=8, weights=[0.8], random_state=0)
+    >>> Cs = [0.1, 1.0, 10.0, 100.0]
+    >>> model = AUCSVMCV(Cs=Cs, cv=3).fit(X[:400], y[:400])
+    >>> model.C_, model.scores_.shape                # (folds, values of C)
+    (100.0, (3, 4))
+    >>> grid = GridSearchCV(AUCSVM(), {"C": Cs}, cv=3).fit(X[:400], y[:400])
+    >>> grid.best_params_["C"] == model.C_           # the same choice, by construction
+    True
+    >>> round(model.score(X[400:], y[400:]), 2)      # test AUC of the refit at C_
+    0.98
     """
 
     _ESTIMATOR = AUCSVM
@@ -330,6 +346,17 @@ verbose, callback, dc_tol, dc_max_iter, init, pos_label
     .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
        Optimizing the Partial Area Under the ROC Curve." Neural Computation
        29(7), 2017 (arXiv:1605.04337).  Algorithms 1-4.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from pauc.svm import PartialAUCSVMCV
+    >>> X, y = make_classification(600, n_features=8, weights=[0.8], random_state=0)
+    >>> model = PartialAUCSVMCV((0.0, 0.1), Cs=[0.1, 1.0, 10.0, 100.0], cv=3)
+    >>> model.fit(X[:400], y[:400]).C_
+    100.0
+    >>> round(model.score(X[400:], y[400:]), 2)      # test pAUC over [0, 0.1]
+    0.9
     """
 
     _ESTIMATOR = PartialAUCSVM

@@ -472,6 +472,17 @@ class AUCSVM(_StructuralSVM):
        29(7), 2017 (arXiv:1605.04337).  Section 2.2, Theorem 1, Algorithm 1.
     .. [3] Kiwiel, K. C. "Proximity control in bundle methods for convex
        nondifferentiable minimization." Mathematical Programming 46, 1990.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from pauc.svm import AUCSVM
+    >>> X, y = make_classification(600, n_features=8, weights=[0.8], random_state=0)
+    >>> model = AUCSVM(C=10.0).fit(X[:400], y[:400])
+    >>> round(model.score(X[400:], y[400:]), 2)      # test AUC
+    0.98
+    >>> model.converged_, model.degenerate_
+    (True, False)
     """
 
     _parameter_constraints = _SVM_CONSTRAINTS
@@ -617,6 +628,23 @@ class PartialAUCSVM(_StructuralSVM):
     .. [2] Kiwiel, K. C. "Proximity control in bundle methods for convex
        nondifferentiable minimization." Mathematical Programming 46, 1990
        (the proximal solves of the CCCP steps).
+
+    Examples
+    --------
+    The tight surrogate of the FPR window [0, 0.1] (Algorithm 2), and the pairwise
+    hinge over the window [0.02, 0.2] by CCCP (Algorithm 4):
+
+    >>> from sklearn.datasets import make_classification
+    >>> from pauc.svm import PartialAUCSVM
+    >>> X, y = make_classification(600, n_features=8, weights=[0.8], random_state=0)
+    >>> model = PartialAUCSVM((0.0, 0.1), C=10.0).fit(X[:400], y[:400])
+    >>> model.j_alpha_, model.j_beta_                 # the window's negative positions
+    (0, 32)
+    >>> round(model.score(X[400:], y[400:]), 2)      # test pAUC over [0, 0.1]
+    0.91
+    >>> hinge = PartialAUCSVM((0.02, 0.2), C=10.0, surrogate="hinge").fit(X[:400], y[:400])
+    >>> round(hinge.score(X[400:], y[400:]), 2)
+    0.92
     """
 
     _parameter_constraints = {
