@@ -1,0 +1,194 @@
+"""The stratified bootstrap of one or two score vectors over the same rows.
+
+:class:`StratifiedBootstrap` sorts each score vector once, lays out the rows
+of each class in *slots* (the rows that can reach the FPR window first), and
+runs blocks of resamples through :func:`pauc._bootstrap.resample_areas`.  A
+resample is a vector of multiplicities, one per row, drawn within each class
+(positives and negatives separately: the stratified bootstrap of pROC,
+Robin et al. 2011, and of Efron & Tibshirani, Sec. 8.2 for two samples).  With
+two score vectors the same multiplicities serve both (the paired bootstrap).
+
+Reproducibility: the resamples are cut into blocks of a fixed size, and block
+``k`` draws from its own generator, seeded by the ``k``-th child of
+``numpy.random.SeedSequence(random_state)``.  The seeds are fixed before the
+blocks are dispatched, so the resamples do not depend on ``n_jobs``; only one
+block's multiplicities are in memory per worker.
+"""
+
+import math
+import numbers
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from . import _bootstrap
+
+# Resamples per block: fixed (results must not depend on n_jobs), small enough to
+# share 2,000 resamples among a few workers, large enough that the per-block Python
+# work (seeding, two binomial vectors) is noise.
+BLOCK_SIZE = 50
+
+# Six standard deviations of the resampled count above the window's end: a resample
+# runs out of its prefix with probability ~1e-9 (and is then completed exactly).
+_PREFIX_SIGMAS = 6.0
+
+
+def seed_sequence(random_state):
+    """A ``numpy.random.SeedSequence`` from scikit-learn-style ``random_state``.
+
+    None (fresh entropy), an int >= 0, a ``numpy.random.Generator`` or
+    ``RandomState`` (a seed is drawn from it, so it advances), or a
+    ``SeedSequence``.
+    """
+    if random_state is None:
+        return np.random.SeedSequence()
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    if isinstance(random_state, np.random.Generator):
+        return np.random.SeedSequence(random_state.integers(0, 2 ** 63, size=4).tolist())
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.SeedSequence(random_state.randint(0, 2 ** 31, size=4).tolist())
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) \
+            and random_state >= 0:
+        return np.random.SeedSequence(int(random_state))
+    raise ValueError("random_state must be None, an int >= 0, a numpy Generator, RandomState "
+                     f"or SeedSequence, got {random_state!r}")
+
+
+def _descending(values, track_rows):
+    """``(sorted descending, row of each entry or None)``: the one sort of a class's
+    scores (an argsort only when the rows matter: pairing, tests)."""
+    if not track_rows:
+        return np.ascontiguousarray(np.sort(values)[::-1]), None
+    order = np.argsort(values, kind="stable")[::-1]
+    return np.ascontiguousarray(values[order]), order
+
+
+def _prefix_length(descending, n_neg, fpr_hi):
+    """How many entries of ``descending`` score at least the cutoff a resample of
+    the negatives can reach at FPR ``fpr_hi``, and that cutoff's score."""
+    target = fpr_hi * n_neg
+    k = math.ceil(target + _PREFIX_SIGMAS * math.sqrt(target) + 10.0)
+    if fpr_hi >= 1.0 or k >= n_neg:
+        return -math.inf
+    return float(descending[k - 1])
+
+
+class StratifiedBootstrap:
+    """Resampled ROC areas of one or two score vectors over the same labelled rows.
+
+    Parameters
+    ----------
+    is_pos : bool array of shape (n_samples,)
+    scores : list of float arrays of shape (n_samples,)
+        One score vector, or two for a paired comparison.
+    fpr_hi : float
+        The right end of every window asked later (1 for the full AUC): the
+        rows that cannot reach it are drawn only when a resample needs them.
+    track_rows : bool, default=False
+        Keep which input row each sorted entry is (always done for two score
+        vectors); with one vector tied entries are interchangeable and a plain
+        sort suffices.
+    """
+
+    def __init__(self, is_pos, scores, fpr_hi, *, track_rows=False):
+        is_pos = np.asarray(is_pos, dtype=bool)
+        self.m = int(np.count_nonzero(is_pos))
+        self.n = int(is_pos.shape[0] - self.m)
+        self.fpr_hi = float(fpr_hi)
+        scores = [np.asarray(s, dtype=np.float64) for s in scores]
+        pos_rows, neg_rows = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+        track_rows = track_rows or len(scores) > 1
+        pos_sorted = [_descending(s[pos_rows], track_rows) for s in scores]
+        neg_sorted = [_descending(s[neg_rows], track_rows) for s in scores]
+        cutoffs = [_prefix_length(neg, self.n, fpr_hi) for neg, _ in neg_sorted]
+        self.cutoff = np.array(cutoffs, dtype=np.float64)
+        self.pos, self.pos_slot, self.k_pos, self.pos_slot_row = self._layout(pos_sorted, cutoffs)
+        self.neg, self.neg_slot, self.k_neg, self.neg_slot_row = self._layout(neg_sorted, cutoffs)
+        # rows of the class arrays -> rows of the input (for tests and callers)
+        self.pos_rows, self.neg_rows = pos_rows, neg_rows
+
+    @staticmethod
+    def _layout(sorted_class, cutoffs):
+        """Stack the sorted copies and give every row of the class a slot: first the
+        rows some score can reach (prefix, in the first score's order), then the rest.
+
+        Returns the stacked scores, the slot of each sorted entry, the prefix size
+        and the class row of each slot.
+        """
+        size = sorted_class[0][0].shape[0]
+        reach = [int(np.searchsorted(-values, -cutoff, side="right"))
+                 for (values, _), cutoff in zip(sorted_class, cutoffs)]
+        if sorted_class[0][1] is None:
+            # one score vector, rows not tracked: slot = rank from the top
+            slots = np.arange(size, dtype=np.int64)
+            return sorted_class[0][0][None, :], slots[None, :], max(1, reach[0]), slots
+        in_prefix = np.zeros(size, dtype=bool)
+        first = []
+        for (_, rows), k in zip(sorted_class, reach):
+            new = rows[:k][~in_prefix[rows[:k]]]
+            in_prefix[new] = True
+            first.append(new)
+        slot_row = np.concatenate(first + [np.flatnonzero(~in_prefix)])
+        row_slot = np.empty(size, dtype=np.int64)
+        row_slot[slot_row] = np.arange(size, dtype=np.int64)
+        values = np.stack([v for v, _ in sorted_class])
+        slots = np.stack([row_slot[rows] for _, rows in sorted_class])
+        k = max(1, int(np.count_nonzero(in_prefix)))
+        return values, slots, k, slot_row
+
+    def observed(self, fpr_lo, fpr_hi, tpr_floor, grid=None):
+        """The sample's own areas (shape (S,)), and heights at ``grid`` if given."""
+        return _bootstrap.observed_areas(self.pos, self.pos_slot, self.neg, self.neg_slot,
+                                         fpr_lo, fpr_hi, tpr_floor, grid)
+
+    def _draws_in_prefix(self, rng, size):
+        """Per resample, how many of each class's draws land in its prefix."""
+        def draws(k, total):
+            if k >= total:
+                return np.full(size, total, dtype=np.int64)
+            return rng.binomial(total, k / total, size=size).astype(np.int64)
+
+        return draws(self.k_pos, self.m), draws(self.k_neg, self.n)
+
+    def _block(self, seed, size, fpr_lo, fpr_hi, tpr_floor, grid, complete=False):
+        rng = np.random.Generator(np.random.PCG64(seed))
+        in_pos, in_neg = self._draws_in_prefix(rng, size)
+        counts_pos = np.zeros(self.m, dtype=np.intc)
+        counts_neg = np.zeros(self.n, dtype=np.intc)
+        out = _bootstrap.resample_areas(
+            self.pos, self.pos_slot, self.neg, self.neg_slot, self.cutoff, self.k_pos,
+            self.k_neg, in_pos, in_neg, rng.bit_generator, fpr_lo, fpr_hi, tpr_floor,
+            grid=grid, complete=complete, counts_pos=counts_pos, counts_neg=counts_neg)
+        if complete:
+            return out, counts_pos, counts_neg
+        return out
+
+    def resample(self, n_resamples, random_state, fpr_lo, fpr_hi, tpr_floor, *,
+                 n_jobs=None, grid=None):
+        """Areas of ``n_resamples`` resamples: array (n_resamples, S); with ``grid``
+        also the heights (n_resamples, G) of the (single) resampled curve."""
+        if fpr_hi > self.fpr_hi:
+            raise ValueError("the window reaches beyond the FPR the bootstrap was laid out for")
+        sizes = [min(BLOCK_SIZE, n_resamples - start)
+                 for start in range(0, n_resamples, BLOCK_SIZE)]
+        seeds = seed_sequence(random_state).spawn(len(sizes))
+        results = Parallel(n_jobs=n_jobs, backend="threading")(
+            delayed(self._block)(seed, size, fpr_lo, fpr_hi, tpr_floor, grid)
+            for seed, size in zip(seeds, sizes))
+        if grid is None:
+            return np.concatenate(results)
+        return (np.concatenate([a for a, _ in results]),
+                np.concatenate([h for _, h in results]))
+
+    def one_complete_resample(self, seed, fpr_lo, fpr_hi, tpr_floor):
+        """One resample with every multiplicity drawn (tests): its areas (S,) and the
+        multiplicity of each input row of each class, ``(pos_counts, neg_counts)`` in
+        the order of ``pos_rows`` / ``neg_rows``."""
+        areas, counts_pos, counts_neg = self._block(seed, 1, fpr_lo, fpr_hi, tpr_floor,
+                                                    None, complete=True)
+        by_row_pos = np.empty(self.m, dtype=np.int64)
+        by_row_pos[self.pos_slot_row] = counts_pos
+        by_row_neg = np.empty(self.n, dtype=np.int64)
+        by_row_neg[self.neg_slot_row] = counts_neg
+        return areas[0], by_row_pos, by_row_neg
