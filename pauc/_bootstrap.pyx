@@ -235,21 +235,35 @@ def resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos_slot,
     return (areas, heights) if grid is not None else areas
 
 
-def observed_areas(const double[:, ::1] pos, const long long[:, ::1] pos_slot,
+def weighted_areas(const double[:, ::1] pos, const long long[:, ::1] pos_slot,
                    const double[:, ::1] neg, const long long[:, ::1] neg_slot,
+                   const int[::1] counts_pos, const int[::1] counts_neg,
                    double lo, double hi, double floor, grid=None):
-    """The areas (and grid heights) of the sample itself: every multiplicity 1.
+    """The areas (and grid heights) of the rows counted ``counts_*[slot]`` times each.
 
-    The same walk as the resamples', so the estimate and its resamples are
-    computed alike (and equal :func:`pauc.metrics.partial_auc` exactly).
+    All ones is the sample itself (equal to :func:`pauc.metrics.partial_auc`
+    exactly); any other non-negative counts are one resample.  The rates are
+    normalised by the counts' totals (``m`` and ``n`` for a bootstrap resample).
 
     Returns
     -------
     areas : float64 array of shape (S,)
     heights : float64 array of shape (S, G), only with ``grid``
     """
-    cdef Py_ssize_t n_scores = pos.shape[0], m = pos.shape[1], n = neg.shape[1], s
-    cdef int[::1] ones_pos = np.ones(m, dtype=np.intc), ones_neg = np.ones(n, dtype=np.intc)
+    cdef Py_ssize_t n_scores = pos.shape[0], s
+    if counts_pos.shape[0] != pos.shape[1] or counts_neg.shape[0] != neg.shape[1]:
+        raise ValueError("counts and scores differ in length")
+    cdef long long total_pos = 0, total_neg = 0
+    for s in range(counts_pos.shape[0]):
+        if counts_pos[s] < 0:
+            raise ValueError("counts must be non-negative")
+        total_pos += counts_pos[s]
+    for s in range(counts_neg.shape[0]):
+        if counts_neg[s] < 0:
+            raise ValueError("counts must be non-negative")
+        total_neg += counts_neg[s]
+    if total_pos == 0 or total_neg == 0:
+        raise ValueError("the counts leave a class empty")
     cdef double[::1] grid_v = (np.empty(0) if grid is None
                                else np.ascontiguousarray(grid, dtype=np.float64))
     heights = np.zeros((n_scores, grid_v.shape[0]), dtype=np.float64)
@@ -259,7 +273,7 @@ def observed_areas(const double[:, ::1] pos, const long long[:, ::1] pos_slot,
     cdef bint exhausted
     with nogil:
         for s in range(n_scores):
-            areas_v[s] = walk(pos[s], pos_slot[s], neg[s], neg_slot[s], ones_pos, ones_neg,
-                              -INFINITY, <double>m, <double>n, lo, hi, floor, grid_v,
-                              heights_v[s], &exhausted)
+            areas_v[s] = walk(pos[s], pos_slot[s], neg[s], neg_slot[s], counts_pos, counts_neg,
+                              -INFINITY, <double>total_pos, <double>total_neg, lo, hi, floor,
+                              grid_v, heights_v[s], &exhausted)
     return (areas, heights) if grid is not None else areas

@@ -139,8 +139,15 @@ class StratifiedBootstrap:
 
     def observed(self, fpr_lo, fpr_hi, tpr_floor, grid=None):
         """The sample's own areas (shape (S,)), and heights at ``grid`` if given."""
-        return _bootstrap.observed_areas(self.pos, self.pos_slot, self.neg, self.neg_slot,
-                                         fpr_lo, fpr_hi, tpr_floor, grid)
+        return self.weighted(np.ones(self.m, dtype=np.intc), np.ones(self.n, dtype=np.intc),
+                             fpr_lo, fpr_hi, tpr_floor, grid)
+
+    def weighted(self, counts_pos, counts_neg, fpr_lo, fpr_hi, tpr_floor, grid=None):
+        """Areas (shape (S,)) of the rows counted ``counts_*`` times (indexed by slot)."""
+        return _bootstrap.weighted_areas(
+            self.pos, self.pos_slot, self.neg, self.neg_slot,
+            np.ascontiguousarray(counts_pos, dtype=np.intc),
+            np.ascontiguousarray(counts_neg, dtype=np.intc), fpr_lo, fpr_hi, tpr_floor, grid)
 
     def _draws_in_prefix(self, rng, size):
         """Per resample, how many of each class's draws land in its prefix."""
