@@ -105,6 +105,21 @@ class StratifiedBootstrap:
         self.cutoff = np.array(cutoffs, dtype=np.float64)
         self.pos, self.pos_slot, self.k_pos, self.pos_slot_row = self._layout(pos_sorted, cutoffs)
         self.neg, self.neg_slot, self.k_neg, self.neg_slot_row = self._layout(neg_sorted, cutoffs)
+        # the merged order of each score vector, cut into runs once for all resamples;
+        # a draw counts in its row's run directly (global run indices)
+        runs = [_bootstrap.merged_runs(p, q, c) for p, q, c in zip(self.pos, self.neg, cutoffs)]
+        self.run_start = np.cumsum([0] + [r[0].shape[0] for r in runs]).astype(np.int64)
+        self.prefix_runs = np.array([r[2] for r in runs], dtype=np.int64)
+        self.run_of_pos_slot = np.stack([
+            self._run_of_slot(ends, slots, first)
+            for (ends, _, _), slots, first in zip(runs, self.pos_slot, self.run_start)])
+        self.run_of_neg_slot = np.stack([
+            self._run_of_slot(ends, slots, first)
+            for (_, ends, _), slots, first in zip(runs, self.neg_slot, self.run_start)])
+        self.touched_runs = np.array([
+            max(self.run_of_pos_slot[s, :self.k_pos].max(),
+                self.run_of_neg_slot[s, :self.k_neg].max()) - self.run_start[s] + 1
+            for s in range(len(scores))], dtype=np.int64)
         # rows of the class arrays -> rows of the input (for tests and callers)
         self.pos_rows, self.neg_rows = pos_rows, neg_rows
 
@@ -137,6 +152,16 @@ class StratifiedBootstrap:
         k = max(1, int(np.count_nonzero(in_prefix)))
         return values, slots, k, slot_row
 
+    @staticmethod
+    def _run_of_slot(ends, slots, first):
+        """Run (global index) of each slot, from the runs' ends in sorted order."""
+        lengths = np.diff(np.concatenate(([0], ends)))
+        run_of_sorted = np.repeat(np.arange(first, first + ends.shape[0], dtype=np.int32),
+                                  lengths)
+        run_of_slot = np.empty(slots.shape[0], dtype=np.int32)
+        run_of_slot[slots] = run_of_sorted
+        return run_of_slot
+
     def observed(self, fpr_lo, fpr_hi, tpr_floor, grid=None):
         """The sample's own areas (shape (S,)), and heights at ``grid`` if given."""
         return self.weighted(np.ones(self.m, dtype=np.intc), np.ones(self.n, dtype=np.intc),
@@ -158,15 +183,31 @@ class StratifiedBootstrap:
 
         return draws(self.k_pos, self.m), draws(self.k_neg, self.n)
 
-    def _block(self, seed, size, fpr_lo, fpr_hi, tpr_floor, grid, complete=False):
+    def block_inputs(self, seed, size):
+        """The draws of one block: how many land in each prefix, and the state of the
+        kernel's generator, all from the block's own seed."""
         rng = np.random.Generator(np.random.PCG64(seed))
         in_pos, in_neg = self._draws_in_prefix(rng, size)
-        counts_pos = np.zeros(self.m, dtype=np.intc)
-        counts_neg = np.zeros(self.n, dtype=np.intc)
-        out = _bootstrap.resample_areas(
-            self.pos, self.pos_slot, self.neg, self.neg_slot, self.cutoff, self.k_pos,
-            self.k_neg, in_pos, in_neg, rng.bit_generator, fpr_lo, fpr_hi, tpr_floor,
-            grid=grid, complete=complete, counts_pos=counts_pos, counts_neg=counts_neg)
+        state = rng.bit_generator.random_raw(4).astype(np.uint64)
+        if not state.any():          # xoshiro's one forbidden state (probability 2**-256)
+            state[0] = 1
+        return in_pos, in_neg, state
+
+    def kernel(self, in_pos, in_neg, state, fpr_lo, fpr_hi, tpr_floor, grid=None,
+               complete=False, counts_pos=None, counts_neg=None):
+        """:func:`pauc._bootstrap.resample_areas` on this layout."""
+        return _bootstrap.resample_areas(
+            self.run_of_pos_slot, self.run_of_neg_slot, self.run_start, self.prefix_runs,
+            self.touched_runs, self.k_pos, self.k_neg, in_pos, in_neg, state,
+            fpr_lo, fpr_hi, tpr_floor, grid=grid, complete=complete, counts_pos=counts_pos,
+            counts_neg=counts_neg)
+
+    def _block(self, seed, size, fpr_lo, fpr_hi, tpr_floor, grid, complete=False):
+        in_pos, in_neg, state = self.block_inputs(seed, size)
+        counts_pos = np.zeros(self.m, dtype=np.intc) if complete else None
+        counts_neg = np.zeros(self.n, dtype=np.intc) if complete else None
+        out = self.kernel(in_pos, in_neg, state, fpr_lo, fpr_hi, tpr_floor, grid=grid,
+                          complete=complete, counts_pos=counts_pos, counts_neg=counts_neg)
         if complete:
             return out, counts_pos, counts_neg
         return out

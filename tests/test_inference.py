@@ -2,8 +2,16 @@
 
 Brute force on tiny inputs: DeLong's variance from the O(m·n) matrix of pair
 comparisons, the bootstrap's resampled areas from pauc.metrics on the rows
-repeated by their multiplicities (exact equality: the kernel performs the
-same floating-point operations on the same integer counts).
+repeated by their multiplicities.
+
+Tolerances.  The weighted walk that gives the estimate performs the very
+floating-point operations of partial_auc on the repeated rows: equality is
+exact (==).  The resample kernel adds the segments inside the window as exact
+integer counts and only the straddling ones in floating point, so it differs
+from partial_auc's segment-by-segment sum by rounding alone: at most about
+(number of segments) x 2**-53 relative, < 1e-13 for these sizes; RESAMPLE_TOL
+= 1e-12 leaves a margin and still catches any miscounted row (one row changes
+an area by >= 1/(m n) > 1e-6 here).
 """
 
 import numpy as np
@@ -13,6 +21,8 @@ from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
 from pauc import _bootstrap
+
+RESAMPLE_TOL = 1e-12
 from pauc._delong import delong_covariance, delong_variance, placement_values
 from pauc._resampling import BLOCK_SIZE, StratifiedBootstrap
 from pauc.metrics import (compare_rankers, partial_auc, partial_auc_ci, roc_auc, roc_auc_ci,
@@ -165,20 +175,57 @@ def test_complete_resample_equals_recomputation(data, draw):
             expected = _resampled_metric(
                 y, s, counts_pos, counts_neg, boot,
                 lambda yy, ss: partial_auc(yy, ss, fpr_range=(alpha, beta), normalize="none"))
-            assert areas[k] == expected
+            assert areas[k] == pytest.approx(expected, rel=0, abs=RESAMPLE_TOL)
+
+
+@settings(max_examples=150, deadline=None)
+@given(labelled_scores(min_each=1, max_size=60), st.data())
+def test_resample_kernel_equals_weighted_walk(data, draw):
+    """The kernel's run-by-run integer walk and the exact tie-group walk agree on
+    the same drawn multiplicities (both normalisations' raw area; floor too)."""
+    y, scores = data
+    alpha, beta = _window(draw.draw)
+    floor = draw.draw(st.sampled_from([0.0, 0.0, 0.3, 0.75]))
+    boot = StratifiedBootstrap(y, scores, beta, track_rows=True)
+    seed = draw.draw(st.integers(0, 2 ** 32))
+    in_pos, in_neg, state = boot.block_inputs(np.random.SeedSequence(seed), 1)
+    counts_pos = np.zeros(boot.m, dtype=np.intc)
+    counts_neg = np.zeros(boot.n, dtype=np.intc)
+    area = boot.kernel(in_pos, in_neg, state, alpha, beta, floor, complete=True,
+                       counts_pos=counts_pos, counts_neg=counts_neg)[0, 0]
+    exact = boot.weighted(counts_pos, counts_neg, alpha, beta, floor)[0]
+    assert area == pytest.approx(exact, rel=0, abs=RESAMPLE_TOL)
+    grid = np.linspace(alpha, beta, 7)
+    _, heights = boot.kernel(in_pos, in_neg, state, alpha, beta, 0.0, grid=grid, complete=True,
+                             counts_pos=counts_pos, counts_neg=counts_neg)
+    _, exact_heights = boot.weighted(counts_pos, counts_neg, alpha, beta, 0.0, grid)
+    np.testing.assert_allclose(heights[0], exact_heights[0], rtol=0, atol=1e-12)
+
+
+def test_merged_runs():
+    pos = np.array([5.0, 4.0, 3.0, 3.0, 1.0])
+    neg = np.array([4.5, 3.0, 2.0, 1.5, 0.0])
+    # merged: 5 p | 4.5 n | 4 p | 3 (p p n) | 2 n, 1.5 n | 1 p | 0 n
+    pos_end, neg_end, n_prefix = _bootstrap.merged_runs(pos, neg, -np.inf)
+    assert pos_end.tolist() == [1, 1, 2, 4, 4, 5, 5]
+    assert neg_end.tolist() == [0, 1, 1, 2, 4, 4, 5]
+    assert n_prefix == 7
+    # a cutoff at 1.5 splits the run of negatives 2, 1.5 from nothing, and ends the prefix
+    pos_end, neg_end, n_prefix = _bootstrap.merged_runs(pos, neg, 1.75)
+    assert pos_end.tolist() == [1, 1, 2, 4, 4, 4, 5, 5]
+    assert neg_end.tolist() == [0, 1, 1, 2, 3, 4, 4, 5]
+    assert n_prefix == 5
 
 
 def _prefix_resample(boot, seed, alpha, beta, floor):
     """One resample drawn the fast way (prefix only); returns the areas and the
     prefix multiplicities, completed here by an arbitrary valid draw of the rest."""
     rng = np.random.default_rng(seed)
-    in_pos, in_neg = boot._draws_in_prefix(rng, 1)
+    in_pos, in_neg, state = boot.block_inputs(np.random.SeedSequence(seed), 1)
     counts_pos = np.zeros(boot.m, dtype=np.intc)
     counts_neg = np.zeros(boot.n, dtype=np.intc)
-    areas = _bootstrap.resample_areas(
-        boot.pos, boot.pos_slot, boot.neg, boot.neg_slot, boot.cutoff, boot.k_pos, boot.k_neg,
-        in_pos, in_neg, rng.bit_generator, alpha, beta, floor,
-        counts_pos=counts_pos, counts_neg=counts_neg)[0]
+    areas = boot.kernel(in_pos, in_neg, state, alpha, beta, floor,
+                        counts_pos=counts_pos, counts_neg=counts_neg)[0]
     for counts, k, total in ((counts_pos, boot.k_pos, boot.m), (counts_neg, boot.k_neg, boot.n)):
         if counts.sum() < total:                  # the walk never needed the rest
             counts[k:] = np.bincount(rng.integers(k, total, size=total - counts.sum()) - k,
@@ -206,7 +253,7 @@ def test_prefix_resamples_equal_recomputation(alpha, beta, n_scores):
             expected = _resampled_metric(
                 y, s, by_row_pos, by_row_neg, boot,
                 lambda yy, ss: partial_auc(yy, ss, fpr_range=(alpha, beta), normalize="none"))
-            assert areas[k] == expected
+            assert areas[k] == pytest.approx(expected, rel=0, abs=RESAMPLE_TOL)
 
 
 def test_exhausted_prefix_is_completed_exactly():
@@ -216,19 +263,17 @@ def test_exhausted_prefix_is_completed_exactly():
     y = rng.random(3000) < 0.3
     s = rng.normal(size=3000) + y
     boot = StratifiedBootstrap(y, [s], 0.05, track_rows=True)
-    gen = np.random.default_rng(7)
     counts_pos = np.zeros(boot.m, dtype=np.intc)
     counts_neg = np.zeros(boot.n, dtype=np.intc)
-    area = _bootstrap.resample_areas(
-        boot.pos, boot.pos_slot, boot.neg, boot.neg_slot, boot.cutoff, boot.k_pos, boot.k_neg,
-        np.array([boot.k_pos // 2]), np.array([0]), gen.bit_generator, 0.0, 0.05, 0.0,
-        counts_pos=counts_pos, counts_neg=counts_neg)[0, 0]
+    area = boot.kernel(np.array([boot.k_pos // 2]), np.array([0]),
+                       np.array([1, 2, 3, 4], dtype=np.uint64), 0.0, 0.05, 0.0,
+                       counts_pos=counts_pos, counts_neg=counts_neg)[0, 0]
     assert counts_neg[:boot.k_neg].sum() == 0 and counts_neg.sum() == boot.n
     assert counts_pos.sum() == boot.m
     expected = _resampled_metric(
         y, s, counts_pos[np.argsort(boot.pos_slot_row)], counts_neg[np.argsort(boot.neg_slot_row)],
         boot, lambda yy, ss: partial_auc(yy, ss, fpr_range=(0.0, 0.05), normalize="none"))
-    assert area == expected
+    assert area == pytest.approx(expected, rel=0, abs=RESAMPLE_TOL)
 
 
 def test_two_way_resample_equals_recomputation():
@@ -242,7 +287,7 @@ def test_two_way_resample_equals_recomputation():
             y, s, counts_pos, counts_neg, boot,
             lambda yy, ss: two_way_partial_auc(yy, ss, max_fpr=0.4, min_tpr=0.6,
                                                normalize="none"))
-        assert areas[0] == expected
+        assert areas[0] == pytest.approx(expected, rel=0, abs=RESAMPLE_TOL)
 
 
 def test_multiplicities_are_multinomial():
