@@ -54,12 +54,14 @@ for (case in cases) {
   ci90 <- ci.auc(ra, conf.level = 0.90, method = "delong")
   test <- roc.test(ra, rb, method = "delong", paired = TRUE)
   paucs <- list()
-  for (beta in c(0.1, 0.3)) {
-    raw <- auc(ra, partial.auc = c(1, 1 - beta), partial.auc.focus = "specificity",
+  for (window in list(c(0, 0.1), c(0, 0.3), c(0.05, 0.2), c(0.1, 0.5))) {
+    alpha <- window[1]
+    beta <- window[2]
+    raw <- auc(ra, partial.auc = c(1 - alpha, 1 - beta), partial.auc.focus = "specificity",
                partial.auc.correct = FALSE)
-    corrected <- auc(ra, partial.auc = c(1, 1 - beta), partial.auc.focus = "specificity",
-                     partial.auc.correct = TRUE)
-    paucs[[length(paucs) + 1]] <- list(beta = beta, none = as.numeric(raw),
+    corrected <- auc(ra, partial.auc = c(1 - alpha, 1 - beta),
+                     partial.auc.focus = "specificity", partial.auc.correct = TRUE)
+    paucs[[length(paucs) + 1]] <- list(alpha = alpha, beta = beta, none = as.numeric(raw),
                                        mcclish = as.numeric(corrected))
   }
   # The stratified bootstrap's standard error of the corrected pAUC over FPR [0, 0.3],
