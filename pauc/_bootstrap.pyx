@@ -278,11 +278,12 @@ def merged_runs(const double[::1] pos, const double[::1] neg, double cutoff):
 
 def resample_areas(const int[:, ::1] run_of_pos_slot, const int[:, ::1] run_of_neg_slot,
                    const long long[::1] run_start, const long long[::1] prefix_runs,
-                   const long long[::1] touched_runs, Py_ssize_t k_pos, Py_ssize_t k_neg,
+                   const long long[::1] touched_runs, Py_ssize_t m, Py_ssize_t n,
+                   Py_ssize_t k_pos, Py_ssize_t k_neg,
                    const long long[::1] in_prefix_pos, const long long[::1] in_prefix_neg,
-                   const uint64_t[::1] seed, double lo, double hi, double floor,
-                   grid=None, bint complete=False, int[::1] counts_pos=None,
-                   int[::1] counts_neg=None):
+                   uint64_t[::1] state, double lo, double hi, double floor,
+                   grid=None, bint can_complete=True, bint complete=False,
+                   int[::1] counts_pos=None, int[::1] counts_neg=None):
     """Clipped ROC areas of a block of stratified bootstrap resamples.
 
     Parameters
@@ -291,23 +292,33 @@ def resample_areas(const int[:, ::1] run_of_pos_slot, const int[:, ::1] run_of_n
         For each score vector, the run (a global index, see :func:`merged_runs`)
         holding the row of each multiplicity slot.  Slots ``< k_*`` form the
         prefix: every row some score vector can reach FPR ``hi`` through.
+        Without ``can_complete`` only the prefix's columns are needed.
     run_start : int64 array of shape (S + 1,)
         Score ``s`` owns the runs ``run_start[s] <= r < run_start[s + 1]``.
     prefix_runs : int64 array of shape (S,)
         How many of its runs hold only prefix rows (scores above its cutoff).
     touched_runs : int64 array of shape (S,)
         How many of its runs (from its first) a prefix slot can fall in.
+    m, n : int
+        The class sizes (the resamples' sizes).
     k_pos, k_neg : int
         Prefix sizes.
     in_prefix_pos, in_prefix_neg : int64 arrays of shape (B,)
         Per resample, how many of the class's draws land in its prefix
         (Binomial(m, k_pos/m), Binomial(n, k_neg/n)).
-    seed : uint64 array of shape (4,)
-        State of this block's xoshiro256** generator (not all zero).
+    state : uint64 array of shape (6,)
+        This block's xoshiro256** generator: four state words (not all zero), the
+        spare half-output and whether it is valid.  Updated in place when the
+        block stops early (below).
     lo, hi, floor : float
         The area of max(TPR - floor, 0) over FPR in [lo, hi].
     grid : float64 array of shape (G,) or None
         FPRs at which to return the resampled curves' heights (S = 1 only).
+    can_complete : bool, default=True
+        The layout holds every row (runs and slots beyond the prefix).  Without
+        it, a resample that runs out of its prefix stops the block: ``state``
+        then holds the generator as that resample began, for the caller to
+        resume there on the complete layout.
     complete : bool
         Draw every multiplicity, not only the prefix's (tests).
     counts_pos, counts_neg : int32 arrays of shape (m,) and (n,), optional
@@ -316,11 +327,12 @@ def resample_areas(const int[:, ::1] run_of_pos_slot, const int[:, ::1] run_of_n
     Returns
     -------
     areas : float64 array of shape (B, S)
-    heights : float64 array of shape (B, G), only with ``grid``
+    heights : float64 array of shape (B, G) (G = 0 without ``grid``)
+    n_done : int
+        Resamples computed (``B`` unless the block stopped early).
     """
     cdef Py_ssize_t n_scores = run_of_pos_slot.shape[0]
-    cdef Py_ssize_t m = run_of_pos_slot.shape[1], n = run_of_neg_slot.shape[1]
-    cdef Py_ssize_t n_resamples = in_prefix_pos.shape[0], n_runs
+    cdef Py_ssize_t n_resamples = in_prefix_pos.shape[0], n_runs, n_done
     cdef Py_ssize_t b, s
     cdef bint exhausted, full, record = counts_pos is not None
     cdef double area
@@ -332,6 +344,11 @@ def resample_areas(const int[:, ::1] run_of_pos_slot, const int[:, ::1] run_of_n
         raise ValueError("in_prefix_pos and in_prefix_neg differ in length")
     if not (0 < k_pos <= m and 0 < k_neg <= n):
         raise ValueError("prefix sizes must be in [1, class size]")
+    if run_of_pos_slot.shape[1] < (m if can_complete else k_pos) \
+            or run_of_neg_slot.shape[1] < (n if can_complete else k_neg):
+        raise ValueError("run_of_*_slot must cover the prefix (every slot with can_complete)")
+    if complete and not can_complete:
+        raise ValueError("complete draws need the complete layout")
     if m >= 2 ** 32 or n >= 2 ** 32:
         raise ValueError("a class of 2**32 rows or more is beyond the bootstrap's draws")
     for s in range(n_scores):
@@ -340,8 +357,8 @@ def resample_areas(const int[:, ::1] run_of_pos_slot, const int[:, ::1] run_of_n
     for b in range(n_resamples):
         if not (0 <= in_prefix_pos[b] <= m and 0 <= in_prefix_neg[b] <= n):
             raise ValueError("draws in the prefix must lie in [0, class size]")
-    if seed.shape[0] != 4 or (seed[0] | seed[1] | seed[2] | seed[3]) == 0:
-        raise ValueError("seed must be 4 uint64 words, not all zero")
+    if state.shape[0] != 6 or (state[0] | state[1] | state[2] | state[3]) == 0:
+        raise ValueError("state must be 6 uint64 words, the first four not all zero")
     cdef double[::1] grid_v = (np.empty(0) if grid is None
                                else np.ascontiguousarray(grid, dtype=np.float64))
     if grid is not None and n_scores != 1:
@@ -358,11 +375,14 @@ def resample_areas(const int[:, ::1] run_of_pos_slot, const int[:, ::1] run_of_n
     cdef int[::1] slot_neg = counts_neg if record else no_counts
     cdef int[::1] run_pos = np.zeros(n_runs, dtype=np.intc)
     cdef int[::1] run_neg = np.zeros(n_runs, dtype=np.intc)
-    cdef Xoshiro gen
-    gen.s0, gen.s1, gen.s2, gen.s3 = seed[0], seed[1], seed[2], seed[3]
-    gen.has_spare = False
+    cdef Xoshiro gen, at_start
+    gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
+    gen.spare = state[4]
+    gen.has_spare = state[5] != 0
+    n_done = n_resamples
     with nogil:
         for b in range(n_resamples):
+            at_start = gen
             for s in range(n_scores):
                 zero_runs(run_pos, run_neg, run_start[s], run_start[s] + touched_runs[s])
             if record:
@@ -382,6 +402,8 @@ def resample_areas(const int[:, ::1] run_of_pos_slot, const int[:, ::1] run_of_n
                                     run_start[s + 1] if full else run_start[s] + prefix_runs[s],
                                     <double>m, <double>n, lo, hi, floor, grid_v, heights_v[b],
                                     &exhausted)
+                if exhausted and not can_complete:
+                    break
                 if exhausted:
                     # the prefix fell short (or every count is asked for): draw the rest
                     # exactly, then walk every score again
@@ -397,18 +419,29 @@ def resample_areas(const int[:, ::1] run_of_pos_slot, const int[:, ::1] run_of_n
                     continue
                 areas_v[b, s] = area
                 s += 1
-    return (areas, heights) if grid is not None else areas
+            if s < n_scores:
+                # stopped: hand back the generator as this resample began
+                n_done = b
+                gen = at_start
+                break
+    if n_done < n_resamples:
+        state[0], state[1], state[2], state[3] = gen.s0, gen.s1, gen.s2, gen.s3
+        state[4] = gen.spare
+        state[5] = 1 if gen.has_spare else 0
+    return areas, heights, n_done
 
 
 def weighted_areas(const double[:, ::1] pos, const long long[:, ::1] pos_slot,
                    const double[:, ::1] neg, const long long[:, ::1] neg_slot,
                    const int[::1] counts_pos, const int[::1] counts_neg,
-                   double lo, double hi, double floor, grid=None):
+                   double lo, double hi, double floor, grid=None, totals=None):
     """The areas (and grid heights) of the rows counted ``counts_*[slot]`` times each.
 
     All ones is the sample itself (equal to :func:`pauc.metrics.partial_auc`
     exactly); any other non-negative counts are one resample.  The rates are
-    normalised by the counts' totals (``m`` and ``n`` for a bootstrap resample).
+    normalised by ``totals = (tp_total, fp_total)``, by default the counts'
+    sums (``m`` and ``n`` for a bootstrap resample); with the top of each
+    class only (a prefix), give the classes' totals.
 
     Returns
     -------
@@ -427,7 +460,9 @@ def weighted_areas(const double[:, ::1] pos, const long long[:, ::1] pos_slot,
         if counts_neg[s] < 0:
             raise ValueError("counts must be non-negative")
         total_neg += counts_neg[s]
-    if total_pos == 0 or total_neg == 0:
+    if totals is not None:
+        total_pos, total_neg = totals
+    if total_pos <= 0 or total_neg <= 0:
         raise ValueError("the counts leave a class empty")
     cdef double[::1] grid_v = (np.empty(0) if grid is None
                                else np.ascontiguousarray(grid, dtype=np.float64))

@@ -17,11 +17,12 @@ block's multiplicities are in memory per worker.
 
 import math
 import numbers
+import threading
 
 import numpy as np
 from joblib import Parallel, delayed
 
-from . import _bootstrap
+from . import _bootstrap, _ranking
 
 # Resamples per block: fixed (results must not depend on n_jobs), small enough to
 # share 2,000 resamples among a few workers, large enough that the per-block Python
@@ -64,14 +65,19 @@ def _descending(values, track_rows):
     return np.ascontiguousarray(values[order]), order
 
 
-def _prefix_length(descending, n_neg, fpr_hi):
-    """How many entries of ``descending`` score at least the cutoff a resample of
-    the negatives can reach at FPR ``fpr_hi``, and that cutoff's score."""
+def _prefix_target(n_neg, fpr_hi):
+    """How many of the highest negatives the prefix holds (before ties): enough that
+    a resample reaches FPR ``fpr_hi`` inside it but with probability ~1e-9; None
+    when that is the whole class."""
     target = fpr_hi * n_neg
     k = math.ceil(target + _PREFIX_SIGMAS * math.sqrt(target) + 10.0)
-    if fpr_hi >= 1.0 or k >= n_neg:
-        return -math.inf
-    return float(descending[k - 1])
+    return None if fpr_hi >= 1.0 or k >= n_neg else k
+
+
+def _prefix_length(descending, n_neg, fpr_hi):
+    """The prefix's cutoff score in one class's descending scores (-inf: all)."""
+    k = _prefix_target(n_neg, fpr_hi)
+    return -math.inf if k is None else float(descending[k - 1])
 
 
 class StratifiedBootstrap:
@@ -89,6 +95,16 @@ class StratifiedBootstrap:
         Keep which input row each sorted entry is (always done for two score
         vectors); with one vector tied entries are interchangeable and a plain
         sort suffices.
+
+    Notes
+    -----
+    With one score vector (rows not tracked) and a window ending below FPR 1,
+    only the prefix -- the rows scored at least as high as the cutoff, one
+    selection and a sort of those -- is laid out at first.  A resample that
+    runs out of it (probability ~1e-9 each) stops its block; the complete
+    layout (sorting everything) is then built once and the block resumes from
+    that resample with its generator state, so the resamples are those of the
+    complete layout, whatever happened.
     """
 
     def __init__(self, is_pos, scores, fpr_hi, *, track_rows=False):
@@ -97,16 +113,47 @@ class StratifiedBootstrap:
         self.n = int(is_pos.shape[0] - self.m)
         self.fpr_hi = float(fpr_hi)
         scores = [np.asarray(s, dtype=np.float64) for s in scores]
+        self._is_pos, self._scores, self._track_rows = is_pos, scores, track_rows
+        self._lock = threading.Lock()
+        k = _prefix_target(self.n, self.fpr_hi)
+        if len(scores) == 1 and not track_rows and k is not None:
+            self._prefix_layout(k)
+        else:
+            self._complete_layout()
+
+    def _prefix_layout(self, k):
+        """The top of each class only: a selection, then a sort of the top."""
+        pos, neg = _ranking.split_by_label(self._scores[0], self._is_pos)
+        cutoff = float(np.partition(neg, self.n - k)[self.n - k])
+        top_pos = np.ascontiguousarray(np.sort(pos[pos >= cutoff])[::-1])
+        top_neg = np.ascontiguousarray(np.sort(neg[neg >= cutoff])[::-1])
+        self.complete = False
+        self.cutoff = np.array([cutoff])
+        self.pos, self.neg = top_pos[None, :], top_neg[None, :]
+        self.k_pos, self.k_neg = top_pos.shape[0], top_neg.shape[0]
+        self.pos_slot = np.arange(self.k_pos, dtype=np.int64)[None, :]
+        self.neg_slot = np.arange(self.k_neg, dtype=np.int64)[None, :]
+        self._set_runs([cutoff])
+
+    def _complete_layout(self):
+        """Every row: a sort (an argsort when rows are tracked) per class and score."""
+        is_pos, scores = self._is_pos, self._scores
         pos_rows, neg_rows = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
-        track_rows = track_rows or len(scores) > 1
+        track_rows = self._track_rows or len(scores) > 1
         pos_sorted = [_descending(s[pos_rows], track_rows) for s in scores]
         neg_sorted = [_descending(s[neg_rows], track_rows) for s in scores]
-        cutoffs = [_prefix_length(neg, self.n, fpr_hi) for neg, _ in neg_sorted]
+        cutoffs = [_prefix_length(neg, self.n, self.fpr_hi) for neg, _ in neg_sorted]
+        self.complete = True
         self.cutoff = np.array(cutoffs, dtype=np.float64)
         self.pos, self.pos_slot, self.k_pos, self.pos_slot_row = self._layout(pos_sorted, cutoffs)
         self.neg, self.neg_slot, self.k_neg, self.neg_slot_row = self._layout(neg_sorted, cutoffs)
-        # the merged order of each score vector, cut into runs once for all resamples;
-        # a draw counts in its row's run directly (global run indices)
+        self._set_runs(cutoffs)
+        # rows of the class arrays -> rows of the input (for tests and callers)
+        self.pos_rows, self.neg_rows = pos_rows, neg_rows
+
+    def _set_runs(self, cutoffs):
+        """The merged order of each score vector cut into runs, once for all resamples;
+        a draw counts in its row's run directly (global run indices)."""
         runs = [_bootstrap.merged_runs(p, q, c) for p, q, c in zip(self.pos, self.neg, cutoffs)]
         self.run_start = np.cumsum([0] + [r[0].shape[0] for r in runs]).astype(np.int64)
         self.prefix_runs = np.array([r[2] for r in runs], dtype=np.int64)
@@ -119,9 +166,13 @@ class StratifiedBootstrap:
         self.touched_runs = np.array([
             max(self.run_of_pos_slot[s, :self.k_pos].max(),
                 self.run_of_neg_slot[s, :self.k_neg].max()) - self.run_start[s] + 1
-            for s in range(len(scores))], dtype=np.int64)
-        # rows of the class arrays -> rows of the input (for tests and callers)
-        self.pos_rows, self.neg_rows = pos_rows, neg_rows
+            for s in range(len(cutoffs))], dtype=np.int64)
+
+    def ensure_complete(self):
+        """Lay out every row (once; thread-safe): the fallback of the prefix layout."""
+        with self._lock:
+            if not self.complete:
+                self._complete_layout()
 
     @staticmethod
     def _layout(sorted_class, cutoffs):
@@ -164,11 +215,17 @@ class StratifiedBootstrap:
 
     def observed(self, fpr_lo, fpr_hi, tpr_floor, grid=None):
         """The sample's own areas (shape (S,)), and heights at ``grid`` if given."""
-        return self.weighted(np.ones(self.m, dtype=np.intc), np.ones(self.n, dtype=np.intc),
-                             fpr_lo, fpr_hi, tpr_floor, grid)
+        if not self.complete and self.k_neg < fpr_hi * self.n:
+            self.ensure_complete()     # (only with a prefix margin below zero, in tests)
+        # the prefix holds at least fpr_hi * n negatives: the walk ends inside it
+        return _bootstrap.weighted_areas(
+            self.pos, self.pos_slot, self.neg, self.neg_slot,
+            np.ones(self.pos.shape[1], dtype=np.intc), np.ones(self.neg.shape[1], dtype=np.intc),
+            fpr_lo, fpr_hi, tpr_floor, grid, totals=(self.m, self.n))
 
     def weighted(self, counts_pos, counts_neg, fpr_lo, fpr_hi, tpr_floor, grid=None):
-        """Areas (shape (S,)) of the rows counted ``counts_*`` times (indexed by slot)."""
+        """Areas (shape (S,)) of the rows counted ``counts_*`` times (indexed by slot;
+        complete layout)."""
         return _bootstrap.weighted_areas(
             self.pos, self.pos_slot, self.neg, self.neg_slot,
             np.ascontiguousarray(counts_pos, dtype=np.intc),
@@ -188,19 +245,42 @@ class StratifiedBootstrap:
         kernel's generator, all from the block's own seed."""
         rng = np.random.Generator(np.random.PCG64(seed))
         in_pos, in_neg = self._draws_in_prefix(rng, size)
-        state = rng.bit_generator.random_raw(4).astype(np.uint64)
-        if not state.any():          # xoshiro's one forbidden state (probability 2**-256)
+        state = np.zeros(6, dtype=np.uint64)     # 4 words, spare half-output, its flag
+        state[:4] = rng.bit_generator.random_raw(4)
+        if not state[:4].any():      # xoshiro's one forbidden state (probability 2**-256)
             state[0] = 1
         return in_pos, in_neg, state
 
     def kernel(self, in_pos, in_neg, state, fpr_lo, fpr_hi, tpr_floor, grid=None,
                complete=False, counts_pos=None, counts_neg=None):
-        """:func:`pauc._bootstrap.resample_areas` on this layout."""
-        return _bootstrap.resample_areas(
-            self.run_of_pos_slot, self.run_of_neg_slot, self.run_start, self.prefix_runs,
-            self.touched_runs, self.k_pos, self.k_neg, in_pos, in_neg, state,
-            fpr_lo, fpr_hi, tpr_floor, grid=grid, complete=complete, counts_pos=counts_pos,
-            counts_neg=counts_neg)
+        """:func:`pauc._bootstrap.resample_areas` over a block, resumed on the complete
+        layout if a resample runs out of the prefix layout.  Returns the areas (and
+        the heights with ``grid``)."""
+        state = np.array(state, dtype=np.uint64)      # the kernel may update it
+        if complete:
+            self.ensure_complete()
+        done = 0
+        parts, heights = [], []
+        while True:
+            layout = self._kernel_inputs()
+            areas, h, n_done = _bootstrap.resample_areas(
+                *layout, in_pos[done:], in_neg[done:], state, fpr_lo, fpr_hi, tpr_floor,
+                grid=grid, can_complete=self.complete, complete=complete,
+                counts_pos=counts_pos, counts_neg=counts_neg)
+            parts.append(areas[:n_done])
+            heights.append(h[:n_done])
+            done += n_done
+            if done == in_pos.shape[0]:
+                break
+            self.ensure_complete()       # resume at resample `done`, its state in `state`
+        areas, h = np.concatenate(parts), np.concatenate(heights)
+        return (areas, h) if grid is not None else areas
+
+    def _kernel_inputs(self):
+        with self._lock:             # one consistent layout, even while another is built
+            return (self.run_of_pos_slot, self.run_of_neg_slot, self.run_start,
+                    self.prefix_runs, self.touched_runs, self.m, self.n, self.k_pos,
+                    self.k_neg)
 
     def _block(self, seed, size, fpr_lo, fpr_hi, tpr_floor, grid, complete=False):
         in_pos, in_neg, state = self.block_inputs(seed, size)

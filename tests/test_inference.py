@@ -266,7 +266,7 @@ def test_exhausted_prefix_is_completed_exactly():
     counts_pos = np.zeros(boot.m, dtype=np.intc)
     counts_neg = np.zeros(boot.n, dtype=np.intc)
     area = boot.kernel(np.array([boot.k_pos // 2]), np.array([0]),
-                       np.array([1, 2, 3, 4], dtype=np.uint64), 0.0, 0.05, 0.0,
+                       np.array([1, 2, 3, 4, 0, 0], dtype=np.uint64), 0.0, 0.05, 0.0,
                        counts_pos=counts_pos, counts_neg=counts_neg)[0, 0]
     assert counts_neg[:boot.k_neg].sum() == 0 and counts_neg.sum() == boot.n
     assert counts_pos.sum() == boot.m
@@ -494,3 +494,35 @@ def test_delong_coverage_binormal_auc():
         ci = roc_auc_ci(y, s)
         covered += ci.low <= population <= ci.high
     assert 930 <= covered <= 970, covered
+
+
+def test_prefix_layout_resumes_on_complete_layout(monkeypatch):
+    """With a prefix too short (negative margin), many resamples run out of it:
+    the prefix layout stops, builds the complete layout and resumes, and the
+    resamples are exactly those of a bootstrap laid out complete from the start."""
+    import pauc._resampling as resampling
+
+    rng = np.random.default_rng(11)
+    y = rng.random(5000) < 0.2
+    s = np.round(rng.normal(size=5000) + y, 2)
+    monkeypatch.setattr(resampling, "_PREFIX_SIGMAS", -3.0)
+    lazy = StratifiedBootstrap(y, [s], 0.1)
+    eager = StratifiedBootstrap(y, [s], 0.1)
+    eager.ensure_complete()
+    assert not lazy.complete and eager.complete
+    a = lazy.resample(120, 5, 0.0, 0.1, 0.0, n_jobs=2)
+    assert lazy.complete            # some resample ran out of the prefix
+    b = eager.resample(120, 5, 0.0, 0.1, 0.0, n_jobs=1)
+    np.testing.assert_array_equal(a, b)
+    assert lazy.observed(0.0, 0.1, 0.0)[0] == eager.observed(0.0, 0.1, 0.0)[0] == \
+        partial_auc(y, s, fpr_range=(0, 0.1), normalize="none")
+    # and with the normal margin, the prefix layout and the complete one agree as well
+    monkeypatch.setattr(resampling, "_PREFIX_SIGMAS", 6.0)
+    lazy = StratifiedBootstrap(y, [s], 0.1)
+    eager = StratifiedBootstrap(y, [s], 0.1)
+    eager.ensure_complete()
+    np.testing.assert_array_equal(lazy.resample(60, 1, 0.02, 0.1, 0.0),
+                                  eager.resample(60, 1, 0.02, 0.1, 0.0))
+    assert lazy.observed(0.02, 0.1, 0.0)[0] == \
+        partial_auc(y, s, fpr_range=(0.02, 0.1), normalize="none")
+    assert not lazy.complete
