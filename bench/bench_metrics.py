@@ -5,18 +5,105 @@ so its natural yardstick is ``numpy.sort`` of the scores, timed in the same
 run on the same machine.  Target (issue #2): ``partial_auc`` / ``numpy.sort``
 <= 1.5 at 10^7 scores.
 
-    python bench/bench_metrics.py            # 10^7 scores
-    python bench/bench_metrics.py --n 1e6    # smaller
+The inference rows (issue #28) compare an interval with the metric it is
+about, timed in the same run at ``--inference-n`` scores (10^6): 2,000
+bootstrap resamples of ``partial_auc_ci`` against one ``partial_auc``
+(target <= 60), DeLong's ``roc_auc_ci`` against one ``roc_auc`` (<= 3), and,
+with R's pROC installed (``Rscript``), the paired bootstrap
+``compare_rankers`` against pROC's ``roc.test(method = "bootstrap")`` with
+the same number of resamples at ``--proc-n`` scores (10^5; report only).
+
+    python bench/bench_metrics.py                      # 10^7 scores, then inference
+    python bench/bench_metrics.py --n 1e6              # smaller
+    python bench/bench_metrics.py --only-inference --no-proc
 """
 
 import argparse
+import os
+import shutil
+import subprocess
+import tempfile
+import time
 
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-from pauc.metrics import partial_auc, roc_auc
+from pauc.metrics import compare_rankers, partial_auc, partial_auc_ci, roc_auc, roc_auc_ci
 
-from _timing import best_time
+from _timing import best_time, interleaved_best_times
+
+_PROC_SCRIPT = """
+suppressPackageStartupMessages(library(pROC))
+args <- commandArgs(trailingOnly = TRUE)
+d <- read.csv(args[1])
+ra <- roc(d$y, d$a, levels = c(0, 1), direction = "<", quiet = TRUE)
+rb <- roc(d$y, d$b, levels = c(0, 1), direction = "<", quiet = TRUE)
+set.seed(1)
+t <- system.time(roc.test(ra, rb, method = "bootstrap", boot.n = as.integer(args[2]),
+                          paired = TRUE, partial.auc = c(1, 1 - as.numeric(args[3])),
+                          partial.auc.focus = "specificity", progress = "none"))
+cat(t[["elapsed"]], "\n")
+"""
+
+
+def _verdict(ratio, target):
+    if target is None:
+        return "report"
+    return "<= %g %s" % (target, "ok" if ratio <= target else "MISSED")
+
+
+def inference_rows(args):
+    """Intervals and tests against the metric they are about (same run, same data)."""
+    n = int(args.inference_n)
+    rng = np.random.default_rng(1)
+    y = rng.random(n) < args.positives
+    s = rng.normal(size=n) + y
+    window = (0.0, 0.1)
+    print(f"\ninference: n = {n:,} scores, {args.positives:.0%} positives, window {window}, "
+          f"{args.resamples} resamples; best of {args.inference_repeat}")
+    print(f"{'measure':<52} {'ratio':>8} {'target':>12}")
+    one_pauc = lambda: partial_auc(y, s, fpr_range=window)
+    rows = []
+    for jobs in (1, 2):
+        ref, contender = interleaved_best_times(
+            [one_pauc, lambda: partial_auc_ci(y, s, fpr_range=window, n_resamples=args.resamples,
+                                              random_state=0, n_jobs=jobs)],
+            args.inference_repeat)
+        rows.append((f"partial_auc_ci ({args.resamples}, n_jobs={jobs}) / partial_auc",
+                     contender / ref, 60))
+    ref, contender = interleaved_best_times(
+        [lambda: roc_auc(y, s), lambda: roc_auc_ci(y, s)], max(3, args.inference_repeat))
+    rows.append(("roc_auc_ci(method='delong') / roc_auc", contender / ref, 3))
+    for name, ratio, target in rows:
+        print(f"{name:<52} {ratio:>8.1f} {_verdict(ratio, target):>12}")
+    if args.no_proc:
+        return
+    if shutil.which("Rscript") is None:
+        print("pROC row skipped: Rscript not found (apt-get install r-cran-proc)")
+        return
+    n = int(args.proc_n)
+    y = (rng.random(n) < args.positives).astype(int)
+    a = rng.normal(size=n) + y
+    b = 0.6 * a + 0.8 * rng.normal(size=n) + 0.3 * y
+    with tempfile.TemporaryDirectory() as folder:
+        data = os.path.join(folder, "scores.csv")
+        script = os.path.join(folder, "roc_test.R")
+        np.savetxt(data, np.c_[y, a, b], delimiter=",", header="y,a,b", comments="",
+                   fmt=["%d", "%.17g", "%.17g"])
+        with open(script, "w") as f:
+            f.write(_PROC_SCRIPT)
+        start = time.perf_counter()
+        out = subprocess.run(["Rscript", script, data, str(args.resamples), str(window[1])],
+                             capture_output=True, text=True, check=True)
+        proc_seconds = float(out.stdout.split()[0])
+        ours = best_time(lambda: compare_rankers(y, a, b, metric="partial_auc",
+                                                 fpr_range=window, n_resamples=args.resamples,
+                                                 random_state=0, n_jobs=1), 1)
+        print(f"{'compare_rankers bootstrap / pROC roc.test bootstrap':<52} "
+              f"{ours / proc_seconds:>8.4f} {'report':>12}")
+        print(f"  (n = {n:,}; pROC roc.test {proc_seconds:.1f} s of "
+              f"{time.perf_counter() - start:.1f} s with R start and roc(); both paired, "
+              f"stratified, {args.resamples} resamples, pAUC over FPR {window})")
 
 
 
@@ -26,7 +113,19 @@ def main():
     parser.add_argument("--n", type=float, default=1e7)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--positives", type=float, default=0.1)
+    parser.add_argument("--inference-n", type=float, default=1e6)
+    parser.add_argument("--inference-repeat", type=int, default=2)
+    parser.add_argument("--resamples", type=int, default=2000)
+    parser.add_argument("--proc-n", type=float, default=1e5)
+    parser.add_argument("--no-proc", action="store_true", help="skip the R pROC row")
+    parser.add_argument("--only-inference", action="store_true")
     args = parser.parse_args()
+    if not args.only_inference:
+        metric_rows(args)
+    inference_rows(args)
+
+
+def metric_rows(args):
     n = int(args.n)
     rng = np.random.default_rng(0)
     y = rng.random(n) < args.positives

@@ -9,7 +9,7 @@ Estimators (scikit-learn API: ``fit``, ``decision_function``, ``score``):
 * :class:`GradientBoostingRanker` -- gradient-boosted trees (LightGBM) that target the
   FPR window, with the window losses of :mod:`pauc.objectives`.
 
-Metrics in :mod:`pauc.metrics`, surrogates in :mod:`pauc.surrogates`, data in
+Metrics, their confidence intervals and paired tests in :mod:`pauc.metrics`, surrogates in :mod:`pauc.surrogates`, data in
 :mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional), warnings
 in :mod:`pauc.exceptions`.
 Dask arrays of row chunks are fitted, scored and measured by the same
@@ -20,7 +20,8 @@ references page.
 
 from . import datasets, exceptions, metrics, objectives, surrogates
 from .boost import AUCBoost, GradientBoostingRanker, MartiRank
-from .metrics import partial_auc, roc_auc, roc_curve, tpr_at_fpr
+from .metrics import (compare_rankers, partial_auc, partial_auc_ci, roc_auc, roc_auc_ci,
+                      roc_curve, tpr_at_fpr)
 from .svm import AUCSVM, AUCSVMCV, PartialAUCSVM, PartialAUCSVMCV
 from .tree import RankingForest, TreeRank
 
@@ -36,12 +37,15 @@ __all__ = [
     "PartialAUCSVMCV",
     "RankingForest",
     "TreeRank",
+    "compare_rankers",
     "datasets",
     "exceptions",
     "metrics",
     "objectives",
     "partial_auc",
+    "partial_auc_ci",
     "roc_auc",
+    "roc_auc_ci",
     "roc_curve",
     "surrogates",
     "tpr_at_fpr",

@@ -54,6 +54,13 @@ def _parser():
     cmp.add_argument("--seed", type=int, default=0, help="seed of the split and the rankers")
     cmp.add_argument("--plot", metavar="PNG", help="write the test ROC curves with the FPR "
                                                    "window shaded to this file")
+    cmp.add_argument("--ci", action=argparse.BooleanOptionalAction, default=True,
+                     help="95%% bootstrap interval of each method's test pAUC, and each "
+                          "method's difference to the best with its paired-bootstrap p-value "
+                          "(default: on; --no-ci to skip); with --plot, a bootstrap band around "
+                          "the best method's curve")
+    cmp.add_argument("--resamples", type=int, default=2000,
+                     help="bootstrap resamples of --ci (default: 2000)")
     cmp.add_argument("--json", action="store_true", help="print the table as a JSON list")
     cmp.add_argument("--quiet", action="store_true", help="no progress lines")
     return parser
@@ -273,24 +280,88 @@ def compare(args, out=None, err=None):
             "degenerate": bool(getattr(estimator, "degenerate_", False)),
             "warnings": messages,
         })
+    ci_notes = _add_intervals(rows, y_test, test_scores, fpr_range, args) if args.ci else []
     if args.plot:
-        from .plotting import plot_roc
+        from .plotting import plot_roc, plot_roc_band
 
         ax = plot_roc(y_test, test_scores, fpr_range=fpr_range,
                       title=f"test ROC curves, window [{fpr_range[0]:g}, {fpr_range[1]:g}]")
+        best = _best_method(rows)
+        if args.ci and best is not None:
+            plot_roc_band(y_test, test_scores[best], fpr_range=fpr_range, ax=ax, label=best,
+                          n_resamples=args.resamples, random_state=args.seed)
         ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
     if args.json:
         json.dump(rows, out, indent=2, default=str)
         out.write("\n")
     else:
         _print_table(rows, fpr_range, out)
+        for note in ci_notes:
+            print(note, file=out)
     return rows
+
+
+def _pvalue_text(p):
+    if p is None:
+        return "best"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _best_method(rows):
+    """The method of the highest test pAUC (the first of equals), or None."""
+    return max(rows, key=lambda r: r["test_pauc"])["method"] if rows else None
+
+
+def _add_intervals(rows, y_test, test_scores, fpr_range, args):
+    """Add to each row its test pAUC's bootstrap interval and AUC's DeLong interval,
+    and its pAUC difference to the best method with the paired bootstrap's p-value
+    (the same resamples for both). Returns the notes to print under the table."""
+    if args.resamples < 1:
+        raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
+    best = _best_method(rows)
+    notes = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        try:
+            for r in rows:
+                s = test_scores[r["method"]]
+                ci = metrics.partial_auc_ci(y_test, s, fpr_range=fpr_range,
+                                            n_resamples=args.resamples, random_state=args.seed)
+                r["test_pauc_ci"] = [ci.low, ci.high]
+                try:
+                    auc = metrics.roc_auc_ci(y_test, s)
+                    r["test_auc_ci"] = [auc.low, auc.high]
+                except ValueError:          # fewer than 2 test rows of a class
+                    r["test_auc_ci"] = None
+                if r["method"] == best:
+                    r["pauc_diff_to_best"], r["pauc_diff_pvalue"] = 0.0, None
+                    continue
+                c = metrics.compare_rankers(y_test, test_scores[best], s, metric="partial_auc",
+                                            fpr_range=fpr_range, n_resamples=args.resamples,
+                                            random_state=args.seed)
+                r["pauc_diff_to_best"], r["pauc_diff_pvalue"] = -c.difference, c.pvalue
+        except ValueError as exc:
+            # e.g. a window holding no test negative: the table stands without intervals
+            notes.append(f"no intervals: {exc}")
+            for r in rows:
+                for key in ("test_pauc_ci", "test_auc_ci", "pauc_diff_to_best",
+                            "pauc_diff_pvalue"):
+                    r.pop(key, None)
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        notes.append(f"intervals: {message}")
+    if rows and "test_pauc_ci" in rows[0]:
+        notes.insert(0, f"pAUC CI: 95% stratified bootstrap percentile interval "
+                        f"({args.resamples} resamples); diff: pAUC minus the best method's "
+                        f"({best}), p: paired bootstrap test of equal pAUC")
+    return notes
 
 
 def _print_table(rows, fpr_range, out):
     """The table; a method that warned gets a note, and its warnings are listed below."""
     a, b = fpr_range
-    header = (f"{'method':<14} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15} "
+    with_ci = bool(rows) and "test_pauc_ci" in rows[0]
+    ci_header = f" {'pAUC 95% CI':>17} {'diff':>8} {'p':>7}" if with_ci else ""
+    header = (f"{'method':<14} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15}{ci_header} "
               f"{f'TPR@{b:g}':>9}  {'note':<24}  parameters")
     print(header, file=out)
     print("-" * len(header), file=out)
@@ -307,8 +378,14 @@ def _print_table(rows, fpr_range, out):
             else:
                 label = "warned"
             note = f"{label} [{len(notes)}]"
+        ci = ""
+        if with_ci:
+            low, high = r["test_pauc_ci"]
+            p = r["pauc_diff_pvalue"]
+            ci = (f" {f'[{low:.4f}, {high:.4f}]':>17} {r['pauc_diff_to_best']:>+8.4f} "
+                  f"{_pvalue_text(p):>7}")
         print(f"{r['method']:<14} {r['fit_seconds']:>8.2f} {r['test_auc']:>7.4f} "
-              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}  {note:<24}  {params}",
+              f"{r['test_pauc']:>15.4f}{ci} {r['tpr_at_beta']:>9.4f}  {note:<24}  {params}",
               file=out)
     if notes:
         print(file=out)

@@ -55,16 +55,30 @@ with ``normalize="range"``.
 Row-chunked dask arrays of scores and labels give the same values, exactly,
 computed on the workers (:mod:`pauc.distributed`).
 
+Uncertainty
+-----------
+:func:`roc_auc_ci` (DeLong's interval by Sun & Xu's O(n log n) algorithm, or
+the bootstrap's), :func:`partial_auc_ci` and :func:`two_way_partial_auc_ci`
+(stratified bootstrap, one sort then weighted counts per resample),
+:func:`compare_rankers` (DeLong's paired test for the AUC, the paired
+stratified bootstrap for either metric) and :func:`roc_confidence_band`
+(pointwise bootstrap band of the ROC curve in the window) say whether a
+difference is real; see the user guide's "Is the difference real?".
+
 References
 ----------
 Narasimhan & Agarwal (2017), Section 2.1; McClish (1989); Yang et al. (2021)
-for the two-way partial AUC. Full entries in ``docs/references.rst``.
+for the two-way partial AUC; DeLong, DeLong & Clarke-Pearson (1988), Sun & Xu
+(2014), Robin et al. (2011), Efron & Tibshirani (1993) for the intervals and
+tests. Full entries in ``docs/references.rst``.
 """
 
 import numpy as np
 
 from . import _ranking
 from ._dispatch import chunked, is_chunked
+from ._inference import (ConfidenceInterval, RankerComparison, ROCBand, compare_rankers,
+                         partial_auc_ci, roc_auc_ci, roc_confidence_band, two_way_partial_auc_ci)
 from ._rank_distance import kendall_tau_distance, spearman_distance
 from ._validation import check_binary_scores, check_fpr_range, check_rate
 
@@ -79,6 +93,14 @@ __all__ = [
     "tpr_at_fpr_scorer",
     "kendall_tau_distance",
     "spearman_distance",
+    "roc_auc_ci",
+    "partial_auc_ci",
+    "two_way_partial_auc_ci",
+    "compare_rankers",
+    "roc_confidence_band",
+    "ConfidenceInterval",
+    "RankerComparison",
+    "ROCBand",
 ]
 
 _NORMALIZATIONS = ("range", "mcclish", "none")

@@ -10,7 +10,7 @@ from ._validation import check_fpr_range
 from .metrics import partial_auc, roc_curve
 from .surrogates import surrogate
 
-__all__ = ["plot_convergence", "plot_roc", "plot_surrogates"]
+__all__ = ["plot_convergence", "plot_roc", "plot_roc_band", "plot_surrogates"]
 
 
 def _pyplot():
@@ -88,6 +88,56 @@ def plot_roc(y_true, scores, *, fpr_range=(0.0, 0.1), ax=None, inset=True, pos_l
         sub.tick_params(labelsize="x-small")
         sub.set_title("zoom on the window", fontsize="x-small")
         ax.indicate_inset_zoom(sub, edgecolor="0.4")
+    return ax
+
+
+def plot_roc_band(y_true, y_score, *, fpr_range=(0.0, 0.1), ax=None, label=None,
+                  confidence_level=0.95, n_resamples=2000, n_points=60, random_state=None,
+                  n_jobs=None, pos_label=None, color=None):
+    """Shade a pointwise bootstrap band of one ranker's ROC curve over the FPR window.
+
+    The band is :func:`pauc.metrics.roc_confidence_band`: at each of
+    ``n_points`` FPRs of the window, the percentile interval of the heights
+    of the stratified bootstrap resamples' curves.  Drawn on ``ax`` and on its
+    inset axes (the zoom that :func:`plot_roc` adds), so that it sits under
+    the curve it belongs to.
+
+    Parameters
+    ----------
+    y_true, y_score : arrays of shape (n_samples,)
+    fpr_range : (float, float), default=(0.0, 0.1)
+    ax : matplotlib Axes, default=None
+        Typically the axes returned by :func:`plot_roc`; a new figure when None.
+    label : str, default=None
+        Legend entry ("<label>: 95% band").
+    confidence_level, n_resamples, n_points, random_state, n_jobs, pos_label
+        As in :func:`pauc.metrics.roc_confidence_band`.
+    color : matplotlib color, default=None
+        The band's color (default: grey).
+
+    Returns
+    -------
+    ax : matplotlib Axes
+
+    References
+    ----------
+    .. [1] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
+       Chapman & Hall, 1993.
+    """
+    from .metrics import roc_confidence_band
+
+    plt = _pyplot()
+    band = roc_confidence_band(y_true, y_score, fpr_range=fpr_range, n_points=n_points,
+                               confidence_level=confidence_level, n_resamples=n_resamples,
+                               random_state=random_state, n_jobs=n_jobs, pos_label=pos_label)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 5.6))
+    text = f"{100 * confidence_level:g}% bootstrap band"
+    text = f"{label}: {text}" if label else text
+    for k, axes in enumerate([ax] + list(ax.child_axes)):
+        axes.fill_between(band.fpr, band.low, band.high, color=color or "0.3", alpha=0.25,
+                          lw=0, label=text if k == 0 else None, zorder=0)
+    ax.legend(loc="lower right", fontsize="small")
     return ax
 
 

@@ -1,0 +1,504 @@
+"""Confidence intervals and paired tests for the AUC and the partial AUC.
+
+Public through :mod:`pauc.metrics`:
+
+* :func:`roc_auc_ci` -- DeLong's interval (fast algorithm of Sun & Xu), or
+  the stratified bootstrap's;
+* :func:`partial_auc_ci`, :func:`two_way_partial_auc_ci` -- the stratified
+  bootstrap's percentile interval (one sort, then O(window) per resample);
+* :func:`compare_rankers` -- the difference of two rankers on the same rows:
+  DeLong's paired z test for the AUC, the paired stratified bootstrap (the
+  same resamples for both scores) for either metric;
+* :func:`roc_confidence_band` -- a pointwise bootstrap band of the ROC curve
+  over the FPR window.
+
+A window [α, β] of a test set holds about ``(β − α) n`` negatives: with a
+few dozen of them, the partial AUC moves by a whole step of the ROC curve's
+staircase when one negative changes place, and so does the difference of two
+rankers.  The intervals here say how much.
+"""
+
+import math
+import numbers
+import warnings
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from ._delong import delong_covariance, delong_variance, placement_values
+from ._resampling import StratifiedBootstrap
+from ._validation import (check_binary_scores, check_fpr_range, check_int, check_rate,
+                          empirical_indices)
+
+# Below this many negatives in the window the bootstrap distribution is a
+# handful of atoms (the ROC staircase has that many steps there): warn.
+FEW_WINDOW_NEGATIVES = 20
+
+_NORMALIZATIONS = ("range", "mcclish", "none")
+
+
+@dataclass(frozen=True, repr=False)
+class ConfidenceInterval:
+    """A metric's estimate with its confidence interval.
+
+    Attributes
+    ----------
+    estimate : float
+        The metric on the sample (equal to :func:`roc_auc` / :func:`partial_auc`).
+    low, high : float
+        The interval's ends.
+    standard_error : float
+        DeLong's standard error, or the standard deviation of the resampled
+        values (bootstrap).
+    confidence_level : float
+    method : str
+        ``"delong"``, or ``"percentile"`` (bootstrap).
+    n_resamples : int or None
+        None for DeLong.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    standard_error: float
+    confidence_level: float
+    method: str
+    n_resamples: int = None
+
+    def __repr__(self):
+        boot = "" if self.n_resamples is None else f", n_resamples={self.n_resamples}"
+        return (f"ConfidenceInterval(estimate={self.estimate:.4f}, "
+                f"{100 * self.confidence_level:g}% CI [{self.low:.4f}, {self.high:.4f}], "
+                f"standard_error={self.standard_error:.4f}, method={self.method!r}{boot})")
+
+
+@dataclass(frozen=True, repr=False)
+class RankerComparison:
+    """Two rankers scored on the same rows: ``difference = estimate_a - estimate_b``.
+
+    Attributes
+    ----------
+    metric : str
+    method : str
+        ``"delong"`` or ``"bootstrap"``.
+    estimate_a, estimate_b : float
+    difference : float
+    low, high : float
+        Confidence interval of the difference.
+    standard_error : float
+        Of the difference.
+    statistic : float
+        ``difference / standard_error`` (DeLong's z; for the bootstrap, the
+        statistic of pROC's ``roc.test``, D = difference / sd of the resampled
+        differences).
+    pvalue : float
+        Two-sided, from the standard normal: the null hypothesis is equal
+        population values of the metric.
+    confidence_level : float
+    n_resamples : int or None
+    """
+
+    metric: str
+    method: str
+    estimate_a: float
+    estimate_b: float
+    difference: float
+    low: float
+    high: float
+    standard_error: float
+    statistic: float
+    pvalue: float
+    confidence_level: float
+    n_resamples: int = None
+
+    def __repr__(self):
+        boot = "" if self.n_resamples is None else f", n_resamples={self.n_resamples}"
+        return (f"RankerComparison(metric={self.metric!r}, method={self.method!r}, "
+                f"difference={self.difference:.4f} ({self.estimate_a:.4f} - "
+                f"{self.estimate_b:.4f}), {100 * self.confidence_level:g}% CI "
+                f"[{self.low:.4f}, {self.high:.4f}], statistic={self.statistic:.3f}, "
+                f"pvalue={self.pvalue:.4g}{boot})")
+
+
+class ROCBand(NamedTuple):
+    """A pointwise confidence band of the ROC curve over a grid of FPRs."""
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
+# ---------------------------------------------------------------- argument checks
+
+def _check_confidence_level(confidence_level):
+    if isinstance(confidence_level, (bool, np.bool_)) \
+            or not isinstance(confidence_level, numbers.Real) \
+            or not 0.0 < float(confidence_level) < 1.0:
+        raise ValueError(f"confidence_level must be a number in (0, 1), got {confidence_level!r}")
+    return float(confidence_level)
+
+
+def _check_choice(value, name, allowed):
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+    return value
+
+
+def _check_window(is_pos, fpr_lo, fpr_hi):
+    """Refuse a window holding no negative position; warn when it holds few."""
+    n_neg = int(is_pos.shape[0] - np.count_nonzero(is_pos))
+    j_alpha, j_beta = empirical_indices(n_neg, (fpr_lo, fpr_hi))
+    if j_beta - j_alpha < FEW_WINDOW_NEGATIVES:
+        warnings.warn(
+            f"the FPR window [{fpr_lo:g}, {fpr_hi:g}] holds {j_beta - j_alpha} of the "
+            f"{n_neg} negatives: the resampled areas take few distinct values and the "
+            f"interval is coarse (fewer than {FEW_WINDOW_NEGATIVES} negatives); widen the "
+            "window or use more negatives", UserWarning, stacklevel=3)
+
+
+def _normalized(area, fpr_lo, fpr_hi, normalize):
+    """``partial_auc``'s normalisations of the raw area, with its very operations."""
+    if normalize == "none":
+        return area
+    if normalize == "range":
+        return area / (fpr_hi - fpr_lo)
+    min_area = 0.5 * (fpr_hi * fpr_hi - fpr_lo * fpr_lo)
+    max_area = fpr_hi - fpr_lo
+    return 0.5 * (1.0 + (area - min_area) / (max_area - min_area))
+
+
+def _percentile_interval(values, confidence_level):
+    """Efron & Tibshirani's percentile interval (Ch. 13): the resampled values'
+    (1 ∓ level)/2 quantiles (linear interpolation, R's type 7, as pROC)."""
+    tail = 0.5 * (1.0 - confidence_level)
+    low, high = np.quantile(values, [tail, 1.0 - tail])
+    se = float(np.std(values, ddof=1)) if values.shape[0] > 1 else math.nan
+    return float(low), float(high), se
+
+
+def _normal_test(difference, standard_error):
+    """``(statistic, two-sided p-value)`` of ``difference / standard_error``."""
+    if not standard_error > 0.0:
+        # identical rankings: no variance, no evidence of a difference (or, if the
+        # estimates differ with zero spread, certainty)
+        if difference == 0.0:
+            return 0.0, 1.0
+        return math.copysign(math.inf, difference), 0.0
+    statistic = difference / standard_error
+    return float(statistic), float(2.0 * ndtr(-abs(statistic)))
+
+
+# ---------------------------------------------------------------- the bootstrap core
+
+def _bootstrap_interval(is_pos, score, fpr_lo, fpr_hi, tpr_floor, scale, confidence_level,
+                        n_resamples, random_state, n_jobs):
+    """Estimate and percentile interval of ``scale(area)``: one sort, then the resamples."""
+    boot = StratifiedBootstrap(is_pos, [score], fpr_hi)
+    estimate = scale(boot.observed(fpr_lo, fpr_hi, tpr_floor)[0])
+    areas = boot.resample(n_resamples, random_state, fpr_lo, fpr_hi, tpr_floor,
+                          n_jobs=n_jobs)[:, 0]
+    low, high, se = _percentile_interval(scale(areas), confidence_level)
+    return ConfidenceInterval(float(estimate), low, high, se, confidence_level, "percentile",
+                              n_resamples)
+
+
+def _check_common(confidence_level, n_resamples):
+    return _check_confidence_level(confidence_level), check_int(n_resamples, "n_resamples", 1)
+
+
+# ---------------------------------------------------------------- public functions
+
+def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_resamples=2000,
+               random_state=None, n_jobs=None, pos_label=None):
+    """Confidence interval of the AUC: DeLong's, or the stratified bootstrap's.
+
+    ``method="delong"``: the AUC's variance from the placement values
+    (DeLong et al. 1988 [1]_, eqs. (3)-(5)), computed by Sun & Xu's fast
+    algorithm [2]_ (eqs. (8)-(11): midranks from one sort per class, O(n log n),
+    no pairs), and the normal interval ``estimate ± z σ`` clipped to [0, 1], as
+    R's pROC ``ci.auc(method = "delong")`` [3]_.  ``method="bootstrap"``: the
+    percentile interval of ``n_resamples`` stratified bootstrap resamples [4]_.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`pauc.metrics.roc_auc`.
+    confidence_level : float in (0, 1), default=0.95
+    method : {"delong", "bootstrap"}, default="delong"
+    n_resamples : int >= 1, default=2000
+        Bootstrap only.
+    random_state : None, int, numpy Generator, RandomState or SeedSequence
+        Bootstrap only: the same value gives the same interval, whatever ``n_jobs``.
+    n_jobs : int, default=None
+        Bootstrap only: threads running blocks of resamples.
+
+    Returns
+    -------
+    ConfidenceInterval
+        ``estimate`` (equal to :func:`pauc.metrics.roc_auc`), ``low``, ``high``,
+        ``standard_error``.
+
+    References
+    ----------
+    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. "Comparing the
+       Areas under Two or More Correlated Receiver Operating Characteristic
+       Curves: A Nonparametric Approach." Biometrics 44(3), 1988.
+    .. [2] Sun, X. and Xu, W. "Fast Implementation of DeLong's Algorithm for
+       Comparing the Areas Under Correlated Receiver Operating Characteristic
+       Curves." IEEE Signal Processing Letters 21(11), 2014.
+    .. [3] Robin, X., Turck, N., Hainard, A., Tiberti, N., Lisacek, F., Sanchez,
+       J.-C. and Müller, M. "pROC: an open-source package for R and S+ to analyze
+       and compare ROC curves." BMC Bioinformatics 12:77, 2011.
+    .. [4] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
+       Chapman & Hall, 1993.
+    """
+    confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
+    _check_choice(method, "method", ("delong", "bootstrap"))
+    is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
+                                              exact_ranks=True)
+    if method == "bootstrap":
+        return _bootstrap_interval(is_pos, score, 0.0, 1.0, 0.0, lambda a: a, confidence_level,
+                                   n_resamples, random_state, n_jobs)
+    auc, variance = delong_variance(is_pos, score)
+    se = math.sqrt(variance)
+    z = float(ndtri(0.5 * (1.0 + confidence_level)))
+    return ConfidenceInterval(float(auc), max(0.0, auc - z * se), min(1.0, auc + z * se), se,
+                              confidence_level, "delong", None)
+
+
+def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
+                   confidence_level=0.95, n_resamples=2000, method="percentile",
+                   random_state=None, n_jobs=None, pos_label=None):
+    """Confidence interval of the partial AUC by the stratified bootstrap.
+
+    Positives and negatives are resampled separately (the stratified bootstrap,
+    pROC's default [2]_), ``n_resamples`` times; the interval is the percentile
+    interval of the resampled partial AUCs ([1]_, Ch. 13).  The scores are
+    sorted once: a resample is a vector of multiplicities, and its partial
+    area follows from weighted counts in sorted order, equal to
+    :func:`pauc.metrics.partial_auc` on the resampled rows to the last bit.
+    Only the rows that can reach FPR β are drawn, so a resample costs
+    O(β n + the positives above them) (:mod:`pauc._bootstrap`).
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`pauc.metrics.partial_auc`.
+    fpr_range : (float, float), default=(0.0, 0.1)
+    normalize : {"range", "mcclish", "none"}, default="range"
+        As in :func:`pauc.metrics.partial_auc`.
+    confidence_level : float in (0, 1), default=0.95
+    n_resamples : int >= 1, default=2000
+    method : {"percentile"}, default="percentile"
+    random_state : None, int, numpy Generator, RandomState or SeedSequence
+        The same value gives the same interval, whatever ``n_jobs``.
+    n_jobs : int, default=None
+        Threads running blocks of resamples (the kernel releases the GIL).
+
+    Returns
+    -------
+    ConfidenceInterval
+
+    Raises
+    ------
+    ValueError
+        One class only; a window holding no negative (``ceil(n β) - floor(n α) < 1``);
+        ``confidence_level`` outside (0, 1); ``n_resamples < 1``.
+
+    Warns
+    -----
+    UserWarning
+        When the window holds fewer than 20 negatives: the resampled areas take
+        few values and the interval is coarse.
+
+    References
+    ----------
+    .. [1] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
+       Chapman & Hall, 1993.
+    .. [2] Robin, X., Turck, N., Hainard, A., Tiberti, N., Lisacek, F., Sanchez,
+       J.-C. and Müller, M. "pROC: an open-source package for R and S+ to analyze
+       and compare ROC curves." BMC Bioinformatics 12:77, 2011.
+    .. [3] McClish, D. K. "Analyzing a portion of the ROC curve." Medical
+       Decision Making 9(3), 1989.
+    """
+    confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
+    alpha, beta = check_fpr_range(fpr_range)
+    _check_choice(normalize, "normalize", _NORMALIZATIONS)
+    _check_choice(method, "method", ("percentile",))
+    is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
+                                              exact_ranks=True)
+    _check_window(is_pos, alpha, beta)
+    return _bootstrap_interval(is_pos, score, alpha, beta, 0.0,
+                               lambda a: _normalized(a, alpha, beta, normalize),
+                               confidence_level, n_resamples, random_state, n_jobs)
+
+
+def two_way_partial_auc_ci(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normalize="range",
+                           confidence_level=0.95, n_resamples=2000, random_state=None,
+                           n_jobs=None, pos_label=None):
+    """Confidence interval of the two-way partial AUC by the stratified bootstrap.
+
+    As :func:`partial_auc_ci`, for :func:`pauc.metrics.two_way_partial_auc`
+    (the region FPR <= ``max_fpr``, TPR >= ``min_tpr`` of Yang et al. [2]_).
+
+    Returns
+    -------
+    ConfidenceInterval
+
+    References
+    ----------
+    .. [1] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
+       Chapman & Hall, 1993.
+    .. [2] Yang, Z., Xu, Q., Bao, S., He, Y., Cao, X. and Huang, Q. "When All We
+       Need is a Piece of the Pie: A Generic Framework for Optimizing Two-way
+       Partial AUC." ICML 2021.
+    """
+    confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
+    max_fpr = check_rate(max_fpr, "max_fpr", low_open=True)
+    min_tpr = check_rate(min_tpr, "min_tpr", high_open=True)
+    _check_choice(normalize, "normalize", ("range", "none"))
+    is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
+                                              exact_ranks=True)
+    _check_window(is_pos, 0.0, max_fpr)
+    width = max_fpr * (1.0 - min_tpr) if normalize == "range" else 1.0
+    return _bootstrap_interval(is_pos, score, 0.0, max_fpr, min_tpr, lambda a: a / width,
+                               confidence_level, n_resamples, random_state, n_jobs)
+
+
+def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=None,
+                    normalize="range", method=None, confidence_level=0.95, n_resamples=2000,
+                    random_state=None, n_jobs=None, pos_label=None):
+    """Is ranker A's AUC (or partial AUC) different from ranker B's on the same rows?
+
+    A paired comparison: both score vectors rank the same labelled rows, so
+    their metrics are correlated and the difference's variance accounts for it.
+
+    * ``method="delong"`` (``metric="roc_auc"`` only; its default): DeLong's
+      covariance of the two AUCs from their placement values ([1]_, eq. (5);
+      fast algorithm of [2]_) and the z test ``(θ_A − θ_B) / sqrt(var_A + var_B
+      − 2 cov)``, as pROC's ``roc.test(method = "delong", paired = TRUE)`` [3]_;
+      the interval is ``difference ± z σ``.
+    * ``method="bootstrap"`` (the default for ``metric="partial_auc"``): the
+      paired stratified bootstrap, the **same** resamples (multiplicity
+      vectors) for both scores; ``statistic = difference / sd(resampled
+      differences)`` with a normal p-value (pROC's bootstrap ``roc.test``),
+      the interval the percentile interval of the resampled differences [4]_.
+
+    Parameters
+    ----------
+    y_true : array of shape (n_samples,)
+    score_a, score_b : arrays of shape (n_samples,)
+    metric : {"roc_auc", "partial_auc"}, default="roc_auc"
+    fpr_range : (float, float), default=None
+        The window of ``metric="partial_auc"`` (None: (0, 0.1)); refused with
+        ``metric="roc_auc"``.
+    normalize : {"range", "mcclish", "none"}, default="range"
+        Of the partial AUC.
+    method : {"delong", "bootstrap"}, default=None
+        None: "delong" for the AUC, "bootstrap" for the partial AUC.
+    confidence_level, n_resamples, random_state, n_jobs, pos_label
+        As in :func:`partial_auc_ci`.
+
+    Returns
+    -------
+    RankerComparison
+        ``difference`` (A − B), ``low``, ``high``, ``statistic``, ``pvalue``, ...
+
+    References
+    ----------
+    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. "Comparing the
+       Areas under Two or More Correlated Receiver Operating Characteristic
+       Curves: A Nonparametric Approach." Biometrics 44(3), 1988.
+    .. [2] Sun, X. and Xu, W. "Fast Implementation of DeLong's Algorithm for
+       Comparing the Areas Under Correlated Receiver Operating Characteristic
+       Curves." IEEE Signal Processing Letters 21(11), 2014.
+    .. [3] Robin, X., Turck, N., Hainard, A., Tiberti, N., Lisacek, F., Sanchez,
+       J.-C. and Müller, M. "pROC: an open-source package for R and S+ to analyze
+       and compare ROC curves." BMC Bioinformatics 12:77, 2011.
+    .. [4] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
+       Chapman & Hall, 1993.
+    """
+    confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
+    _check_choice(metric, "metric", ("roc_auc", "partial_auc"))
+    if method is None:
+        method = "delong" if metric == "roc_auc" else "bootstrap"
+    _check_choice(method, "method", ("delong", "bootstrap"))
+    if metric == "roc_auc":
+        if fpr_range is not None:
+            raise ValueError("fpr_range is for metric='partial_auc'; the AUC has no window")
+        alpha, beta = 0.0, 1.0
+    else:
+        if method == "delong":
+            raise ValueError("method='delong' is for metric='roc_auc'; the partial AUC is "
+                             "compared by method='bootstrap'")
+        alpha, beta = check_fpr_range((0.0, 0.1) if fpr_range is None else fpr_range)
+        _check_choice(normalize, "normalize", _NORMALIZATIONS)
+    is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label,
+                                          exact_ranks=True)
+    _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
+    if metric == "partial_auc":
+        _check_window(is_pos, alpha, beta)
+
+    if method == "delong":
+        v10_a, v01_a, auc_a = placement_values(is_pos, a, keep_order=True)
+        v10_b, v01_b, auc_b = placement_values(is_pos, b, keep_order=True)
+        cov = delong_covariance(np.stack([v10_a, v10_b]), np.stack([v01_a, v01_b]))
+        difference = auc_a - auc_b
+        se = math.sqrt(max(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1], 0.0))
+        statistic, pvalue = _normal_test(difference, se)
+        z = float(ndtri(0.5 * (1.0 + confidence_level)))
+        return RankerComparison(metric, "delong", float(auc_a), float(auc_b), float(difference),
+                                difference - z * se, difference + z * se, se, statistic, pvalue,
+                                confidence_level, None)
+
+    scale = ((lambda x: x) if metric == "roc_auc"
+             else (lambda x: _normalized(x, alpha, beta, normalize)))
+    boot = StratifiedBootstrap(is_pos, [a, b], beta)
+    est_a, est_b = scale(boot.observed(alpha, beta, 0.0))
+    areas = scale(boot.resample(n_resamples, random_state, alpha, beta, 0.0, n_jobs=n_jobs))
+    differences = areas[:, 0] - areas[:, 1]
+    low, high, se = _percentile_interval(differences, confidence_level)
+    difference = est_a - est_b
+    statistic, pvalue = _normal_test(difference, se)
+    return RankerComparison(metric, "bootstrap", float(est_a), float(est_b), float(difference),
+                            low, high, se, statistic, pvalue, confidence_level, n_resamples)
+
+
+def roc_confidence_band(y_true, y_score, *, fpr_range=(0.0, 0.1), n_points=50,
+                        confidence_level=0.95, n_resamples=2000, random_state=None,
+                        n_jobs=None, pos_label=None):
+    """Pointwise bootstrap band of the ROC curve over the FPR window.
+
+    At each of ``n_points`` FPRs spaced evenly over ``fpr_range`` the height
+    of the (piecewise-linear) empirical ROC curve of each stratified bootstrap
+    resample is taken, and the band is their percentile interval, point by
+    point ([1]_, Ch. 13).  A pointwise band: each vertical slice covers the
+    true curve with the stated level, the whole curve less often.
+
+    Returns
+    -------
+    ROCBand
+        ``fpr`` (the grid), ``tpr`` (the sample's curve there), ``low``, ``high``.
+
+    References
+    ----------
+    .. [1] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
+       Chapman & Hall, 1993.
+    """
+    confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
+    alpha, beta = check_fpr_range(fpr_range)
+    n_points = check_int(n_points, "n_points", 2)
+    is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
+                                              exact_ranks=True)
+    _check_window(is_pos, alpha, beta)
+    grid = np.linspace(alpha, beta, n_points)
+    boot = StratifiedBootstrap(is_pos, [score], beta)
+    _, observed = boot.observed(alpha, beta, 0.0, grid)
+    _, heights = boot.resample(n_resamples, random_state, alpha, beta, 0.0, n_jobs=n_jobs,
+                               grid=grid)
+    tail = 0.5 * (1.0 - confidence_level)
+    low, high = np.quantile(heights, [tail, 1.0 - tail], axis=0)
+    return ROCBand(grid, observed[0], low, high)
