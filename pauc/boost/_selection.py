@@ -127,13 +127,15 @@ def greedy_ensemble(normalized, is_pos, windows, max_steps=20):
     values = [criterion(is_pos, s, windows) for s in normalized]
     counts = np.zeros(len(normalized))
     counts[int(np.argmax(values))] = 1
-    total = normalized[int(np.argmax(values))].copy()
     best_value, best_counts = max(values), counts.copy()
+    one = np.eye(len(normalized))
     for step in range(2, max_steps + 1):
-        trial = [criterion(is_pos, (total + s) / step, windows) for s in normalized]
+        # each trial is scored as it would be deployed (blend of the weights), so
+        # that the ties of the averaged ranks are those of the kept model
+        trial = [criterion(is_pos, blend(normalized, (counts + one[k]) / step), windows)
+                 for k in range(len(normalized))]
         k = int(np.argmax(trial))
-        counts[k] += 1
-        total += normalized[k]
+        counts += one[k]
         if trial[k] > best_value:
             best_value, best_counts = trial[k], counts.copy()
     return best_counts / best_counts.sum(), best_value
