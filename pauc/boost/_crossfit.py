@@ -106,8 +106,10 @@ class FoldFit:
 
 
 def boost_fold(X, is_pos, train, held_out, candidate, params, n_rounds, fpr_range,
-               patience, width, log=False):
-    """Boost ``candidate`` on the rows ``train``, stop it on ``held_out``."""
+               patience, width, log=False, history=True):
+    """Boost ``candidate`` on the rows ``train``, stop it on ``held_out``.  A log-loss
+    candidate computes the window criterion every round only with ``history``
+    (it stops on its log-loss: the criterion is for the record)."""
     start = time.perf_counter()
     X_tr, pos_tr, X_va, pos_va = X[train], is_pos[train], X[held_out], is_pos[held_out]
     params = dict(params)
@@ -118,7 +120,10 @@ def boost_fold(X, is_pos, train, held_out, candidate, params, n_rounds, fpr_rang
         params["objective"] = objectives.WindowObjective(pos_tr, fpr_range, candidate.loss, 0.0)
         params["metric"] = "None"
     criterion = ValidationCriterion(validation_windows(int((~pos_va).sum()), fpr_range), pos_va)
-    stopping = Stopping(criterion.name, candidate.rule, patience, width)
+    if candidate.rule == "logloss" and not history:
+        criterion = None
+    stopping = Stopping(None if criterion is None else criterion.name, candidate.rule,
+                        patience, width)
     callbacks = [stopping] + ([log_every_round()] if log else [])
     booster = boost(params, n_rounds, (X_tr, pos_tr), (X_va, pos_va), feval=criterion,
                     callbacks=callbacks)

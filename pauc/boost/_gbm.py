@@ -480,7 +480,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                 jobs.append((boost_fold, (X, is_pos, train, held_out, c, params,
                                           self._rounds(True), fpr_range,
                                           self.n_iter_no_change, width),
-                             {"log": self.verbose >= 2}))
+                             {"log": self.verbose >= 2, "history": k == 0}))
         fits = run_parallel(jobs, n_threads)
         covered = np.zeros(is_pos.shape[0], dtype=np.int64)
         for _, held_out in folds:

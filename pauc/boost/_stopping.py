@@ -75,7 +75,8 @@ class Stopping:
     Attributes
     ----------
     history : list of float
-        The criterion after every round.
+        The criterion after every round (none recorded when ``criterion_name``
+        is None: a log-loss rule does not need it).
     best_round : int
         The kept number of rounds (1-based).
     best : float
@@ -100,13 +101,14 @@ class Stopping:
     @property
     def best(self):
         if self.rule == "logloss":
-            return self.history[self._loss_end] if self.history else -np.inf
+            return self.history[self._loss_end] if self.history else np.nan
         return self._best
 
     def __call__(self, env):
         results = {r[1]: r[2] for r in env.evaluation_result_list}
-        self.history.append(results[self.criterion_name])
-        t = len(self.history) - 1
+        t = env.iteration - env.begin_iteration
+        if self.criterion_name is not None:
+            self.history.append(results[self.criterion_name])
         if self.rule == "logloss":
             if results["binary_logloss"] < self._loss_best:
                 self._loss_best, self._loss_end = results["binary_logloss"], t

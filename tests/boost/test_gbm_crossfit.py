@@ -182,7 +182,8 @@ def test_greedy_ensemble_returns_the_weights_of_its_value():
 # --------------------------------------------------------- hostile-pass fixes
 
 class _Env:
-    def __init__(self, value):
+    def __init__(self, t, value):
+        self.iteration, self.begin_iteration = t, 0
         self.evaluation_result_list = [("validation", "pauc", value, True),
                                        ("validation", "binary_logloss", -value, False)]
 
@@ -195,14 +196,14 @@ def test_window_stopping_keeps_the_middle_of_an_early_best_stretch():
     stopping = Stopping("pauc", "window", patience=100, width=25)
     curve = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95] + [0.1] * 200
     with pytest.raises(Exception):
-        for v in curve:
-            stopping(_Env(v))
+        for t, v in enumerate(curve):
+            stopping(_Env(t, v))
     assert stopping.best_round == 3
     # log-loss: the round of least held-out log-loss (here the top of the curve)
     stopping = Stopping("pauc", "logloss", patience=5, width=25)
     with pytest.raises(Exception):
-        for v in curve:
-            stopping(_Env(v))
+        for t, v in enumerate(curve):
+            stopping(_Env(t, v))
     assert stopping.best_round == 6
 
 
