@@ -59,10 +59,30 @@ N_SPLITS = 10
 BASE_WINDOWS = ((0.0, 0.05), (0.0, 0.1), (0.02, 0.05))
 NARROW = (0.0, 0.01)
 PEERS = ("lightgbm", "lightgbm-es", "xgboost", "catboost", "histgbc")
-# pauc's variants: GradientBoostingRanker keyword arguments (fpr_range added per window)
+# pauc's variants: GradientBoostingRanker keyword arguments (fpr_range added per window);
+# "_patch": {module: {name: value}} replaces module constants during the fit (to measure
+# another rule before making it the default)
 VARIANTS = {
     "gbm": {},
 }
+
+
+class _Patched:
+    """Set module constants for the duration of a ``with`` block."""
+
+    def __init__(self, patch):
+        import importlib
+        self.items = [(importlib.import_module(m), k, v) for m, kv in patch.items()
+                      for k, v in kv.items()]
+
+    def __enter__(self):
+        self.saved = [(mod, k, getattr(mod, k)) for mod, k, _ in self.items]
+        for mod, k, v in self.items:
+            setattr(mod, k, v)
+
+    def __exit__(self, *exc):
+        for mod, k, v in self.saved:
+            setattr(mod, k, v)
 
 
 def load(name):
@@ -140,10 +160,13 @@ def run_one(name, k, split, method, cache):
             record["pauc"][str(w)] = partial_auc(yt, s, fpr_range=w)
     else:
         from pauc.boost import GradientBoostingRanker
+        params = dict(VARIANTS[method])
+        patch = params.pop("_patch", {})
         for w in windows:
-            model = GradientBoostingRanker(w, random_state=k, n_jobs=1, **VARIANTS[method])
+            model = GradientBoostingRanker(w, random_state=k, n_jobs=1, **params)
             start = time.perf_counter()
-            model.fit(X, y)
+            with _Patched(patch):
+                model.fit(X, y)
             record["seconds"][str(w)] = time.perf_counter() - start
             record["pauc"][str(w)] = model.score(Xt, yt)
             record["extra"][str(w)] = _describe(model, Xt, yt, w)
@@ -157,7 +180,8 @@ def _describe(model, Xt, yt, window):
     results = getattr(model, "cv_results_", None)
     if results:
         out["cv"] = {k: v for k, v in results.items() if k in ("candidate", "oof_score",
-                                                               "oof_std_error")}
+                                                               "oof_std_error", "win_share",
+                                                               "rounds")}
         test_scores = getattr(model, "_candidate_test_scores", None)
         if test_scores is not None:
             out["test"] = {c: partial_auc(yt, s, fpr_range=window)

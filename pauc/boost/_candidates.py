@@ -9,10 +9,16 @@ and rows and features subsampled to 80 % per tree.  It carries the strengths
 that let CatBoost's defaults win on small sets (Prokhorenkova et al. 2018:
 oblivious trees of depth 6 -- few, balanced leaves --, a small learning rate
 over many rounds, ``l2_leaf_reg=3``, and the row resampling of its ordered
-boosting) into LightGBM's leaf-wise trees.
+boosting) into LightGBM's leaf-wise trees.  The *extra-trees* configuration
+draws one random threshold per feature at each node (Geurts et al. 2006), as
+CatBoost perturbs its split scores (``random_strength``); what each brought on
+the real-data panel is in ``docs/developer/measurements.rst``.
 
 References
 ----------
+Geurts, P., Ernst, D. and Wehenkel, L. "Extremely randomized trees." Machine
+Learning 63(1), 2006.
+
 Prokhorenkova, L., Gusev, G., Vorobev, A., Dorogush, A. V. and Gulin, A.
 "CatBoost: unbiased boosting with categorical features." NeurIPS 2018.
 
@@ -26,6 +32,8 @@ from dataclasses import dataclass, field
 SMALL_TREES = {"num_leaves": 7, "learning_rate": 0.03, "min_data_in_leaf": 10,
                "lambda_l2": 3.0, "bagging_fraction": 0.8, "bagging_freq": 1,
                "feature_fraction": 0.8}
+# ... with extremely randomised splits: one random threshold per feature and node
+EXTRA_TREES = dict(SMALL_TREES, extra_trees=True)
 
 
 @dataclass(frozen=True)
@@ -54,10 +62,12 @@ class Candidate:
 def candidates(loss):
     """The candidates boosted for the estimator's ``loss``; the first is the
     reference of the selection.  ``"auto"``: log-loss (base configuration),
-    the window exponential loss, and log-loss with small trees.  A named loss:
+    the window exponential loss, and log-loss with small trees, with exact and
+    with extremely randomised splits.  A named loss:
     that loss alone, base configuration (log-loss stopped on its log-loss)."""
     if loss == "auto":
         return (Candidate("logloss", "logloss", "logloss"),
                 Candidate("exponential", "exponential", "window"),
-                Candidate("logloss-small", "logloss", "logloss", dict(SMALL_TREES)))
+                Candidate("logloss-small", "logloss", "logloss", dict(SMALL_TREES)),
+                Candidate("logloss-extra", "logloss", "logloss", dict(EXTRA_TREES)))
     return (Candidate(loss, loss, "logloss" if loss == "logloss" else "window"),)

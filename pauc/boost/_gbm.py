@@ -2,11 +2,11 @@
 
 LightGBM grows the trees (Ke et al. 2017); pauc supplies the losses, the
 cross-fitted stopping and the choice between candidates.  With ``loss="auto"``
-three candidates are boosted -- log-loss, the window exponential loss of
+four candidates are boosted -- log-loss, the window exponential loss of
 :mod:`pauc.objectives` (a pairwise loss over the pairs of a positive and a
 negative ranked inside the FPR window ``[alpha, beta]`` by the current
-scores), and log-loss with small regularised trees
-(:mod:`pauc.boost._candidates`) -- each on ``K - 1`` folds and stopped on the
+scores), and log-loss with small regularised trees, with exact and with
+extremely randomised splits (:mod:`pauc.boost._candidates`) -- each on ``K - 1`` folds and stopped on the
 held-out fold (:mod:`pauc.boost._crossfit`).  Their pooled out-of-fold scores,
 which hold every training negative rather than a validation split's tenth,
 choose among them and among rank blends of them (:mod:`pauc.boost._selection`),
@@ -143,11 +143,12 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         ``"auto"``: the candidates ``"logloss"`` (the reference: LightGBM's
         binary objective with this estimator's tree parameters, stopped on the
         held-out log-loss), ``"exponential"`` (the window exponential loss,
-        stopped on the held-out window criterion) and ``"logloss-small"``
+        stopped on the held-out window criterion), ``"logloss-small"``
         (log-loss with 7-leaf trees, learning rate 0.03, 10 rows per leaf, L2
-        penalty 3, 80 % row and feature subsampling), and the blends
+        penalty 3, 80 % row and feature subsampling) and ``"logloss-extra"``
+        (the same with extremely randomised splits), and the blends
         ``"blend"`` (the mean of the normalised ranks of ``"logloss"`` and
-        ``"exponential"``) and ``"ensemble"`` (greedy ensemble selection over
+        ``"exponential"``), ``"mean"`` (that of all four) and ``"ensemble"`` (greedy ensemble selection over
         the three).  A candidate replaces the reference only if its pooled
         out-of-fold criterion beats the reference's on at least 84 % of 100
         paired bootstrap resamples (then the best such is kept).  A named
@@ -527,6 +528,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
             if "logloss" in names and "exponential" in names:
                 w = np.array([0.5 if n in ("logloss", "exponential") else 0.0 for n in names])
                 entries.append(("blend", w, blend(normalized, w)))
+            if len(names) > 2:
+                w = np.full(len(names), 1.0 / len(names))
+                entries.append(("mean", w, blend(normalized, w)))
             w, _ = greedy_ensemble(normalized, pos, windows, ENSEMBLE_STEPS)
             if np.count_nonzero(w) > 1:
                 entries.append(("ensemble", w, blend(normalized, w)))

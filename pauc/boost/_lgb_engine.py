@@ -45,8 +45,12 @@ def boost(params, n_rounds, train, valid=None, *, feval=None, callbacks=()):
     if valid is not None:
         extra = {"valid_sets": [_dataset(*valid, params["seed"], reference=train_set)],
                  "valid_names": ["validation"], "feval": feval}
-    return lgb.train(params, train_set, num_boost_round=n_rounds,
-                     callbacks=list(callbacks), **extra)
+    # keep_training_booster: LightGBM would otherwise write the model to a string
+    # and parse it back at the end of training (a sixth of a small cross-fitted fit)
+    booster = lgb.train(params, train_set, num_boost_round=n_rounds,
+                        callbacks=list(callbacks), keep_training_booster=True, **extra)
+    booster.free_dataset()
+    return booster
 
 
 def stop_boosting(n_rounds):

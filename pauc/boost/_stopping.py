@@ -19,6 +19,10 @@ from .. import metrics
 from .._validation import empirical_indices
 from ._lgb_engine import stop_boosting
 
+# The held-out log-loss counts as improved when it falls by this share of its best
+# value: on separable data it falls forever by ever smaller steps (car-good: 2000
+# rounds of the small-tree configuration where the window pAUC was long flat).
+LOGLOSS_MIN_GAIN = 1e-3
 # A window with fewer held-out negatives is averaged with a widened one.
 VALIDATION_MIN_NEGATIVES = 100
 
@@ -69,7 +73,8 @@ class Stopping:
     negatives and its pAUC jumps by whole positives -- neither stops the
     boosting nor becomes the kept model); the kept round is the middle of the
     best stretch (:func:`middle_of_stretch`).  ``rule="logloss"``: the round of
-    least held-out log-loss (LightGBM's ``binary_logloss``).  Boosting stops
+    least held-out log-loss (LightGBM's ``binary_logloss``), a new least only when
+    it falls by ``LOGLOSS_MIN_GAIN`` of the best so far.  Boosting stops
     once the rule has not improved for ``patience`` rounds.
 
     Attributes
@@ -110,7 +115,7 @@ class Stopping:
         if self.criterion_name is not None:
             self.history.append(results[self.criterion_name])
         if self.rule == "logloss":
-            if results["binary_logloss"] < self._loss_best:
+            if results["binary_logloss"] < self._loss_best * (1.0 - LOGLOSS_MIN_GAIN):
                 self._loss_best, self._loss_end = results["binary_logloss"], t
             done = t - self._loss_end >= self.patience
         else:

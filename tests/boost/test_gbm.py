@@ -79,7 +79,7 @@ def test_auto_boosts_every_candidate_and_records_the_first_fold():
     model = GradientBoostingRanker((0.0, 0.1), n_estimators=200, n_iter_no_change=20,
                                    random_state=0).fit(X, y)
     assert tuple(model.validation_history_) == AUTO_CANDIDATES == (
-        "logloss", "exponential", "logloss-small")
+        "logloss", "exponential", "logloss-small", "logloss-extra")
     curve = model.validation_history_["exponential"]
     # the window rule reads the mean of the last 20 // 4 = 5 rounds, and keeps
     # the middle round of the best stretch
