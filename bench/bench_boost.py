@@ -31,6 +31,17 @@ the contender timed alternately, best of ``--repeat``):
 * one objective call (gradient and Hessian) / ``numpy.sort`` of the scores,
   n = 10^6, 10 % positives, each loss and three windows: <= 2.
 
+``--section gbm-panel`` -- issue 25 targets, on the real-data panel of
+``bench/panel_real.py`` (the first split of each set, window [0, 0.1], best of
+``--repeat``, the two fits of a ratio timed alternately):
+
+* defaults fit (one thread) / ``CatBoostClassifier()`` fit (one thread): <= 1;
+* defaults fit with ``n_jobs=2`` / with ``n_jobs=1``: <= 0.6;
+* the test pAUC table of the panel with the count of first places (read from
+  ``bench/panel_real.py``'s cache: run ``panel_real.py run`` first).
+
+    python bench/bench_boost.py --section gbm-panel --sets car-good a9a
+
 ``--section gbm-quality`` fits every loss and ``auto`` with the defaults (and
 ``auto`` with ``refit=True``),
 LightGBM log-loss (300 rounds, and with early stopping on the validation
@@ -204,22 +215,49 @@ def gbm_quality_section(args):
 
 
 def _early_stopped_logloss(model, X, y):
-    """LightGBM log-loss with the estimator's rounds, learning rate, leaves and
-    validation split, stopped on the validation log-loss (patience n_iter_no_change)."""
-    est = type(model)(model.fpr_range, random_state=model.random_state, early_stopping=True)
-    _, is_pos, _ = est._validate_training_data(X, y, None)
-    X_tr, pos_tr, X_va, pos_va = est._split(
-        X, is_pos, np.random.RandomState(model.random_state), True, model.fpr_range)
+    """LightGBM log-loss with the estimator's rounds, learning rate and leaves, stopped
+    on the log-loss of a stratified 10 % validation split (patience n_iter_no_change)."""
+    from sklearn.model_selection import train_test_split
+    X_tr, X_va, y_tr, y_va = train_test_split(X, y, test_size=0.1, stratify=y,
+                                              random_state=model.random_state)
     return lgb.LGBMClassifier(
         n_estimators=model._rounds(True), learning_rate=model.learning_rate,
         num_leaves=model.num_leaves, verbose=-1, n_jobs=1, random_state=0).fit(
-        X_tr, pos_tr, eval_X=(X_va,), eval_y=(pos_va,),
+        X_tr, y_tr, eval_X=(X_va,), eval_y=(y_va,),
         callbacks=[lgb.early_stopping(model.n_iter_no_change, verbose=False)])
+
+
+def gbm_panel_section(args):
+    import catboost
+
+    from pauc.boost import GradientBoostingRanker
+    from panel_real import SETS, _int32_csr, load
+    from panel_real import report as panel_report
+
+    print("GradientBoostingRanker((0, 0.1)) defaults fit / CatBoostClassifier() fit, and "
+          "n_jobs=2 / n_jobs=1, first split of each set, best of", args.repeat)
+    print(f"{'set':<28} {'rows':>6} {'ours/CatBoost':>13}  target  {'n_jobs 2/1':>10}  target")
+    for name in args.sets or SETS:
+        X, y, _, _ = load(name)[0]
+        ours = lambda n_jobs: GradientBoostingRanker(   # noqa: E731
+            (0.0, 0.1), random_state=0, n_jobs=n_jobs).fit(X, y)
+        cat = lambda: catboost.CatBoostClassifier(   # noqa: E731
+            thread_count=1, verbose=0, random_seed=0, allow_writing_files=False).fit(
+            _int32_csr(X), y)
+        t_cat, t_one = interleaved_best_times([cat, lambda: ours(1)], args.repeat)
+        t_one2, t_two = interleaved_best_times([lambda: ours(1), lambda: ours(2)], args.repeat)
+        print(f"{name:<28} {X.shape[0]:>6} {t_one / t_cat:13.2f}  <= 1    "
+              f"{t_two / t_one2:10.2f}  <= 0.6", flush=True)
+    print()
+    panel_args = argparse.Namespace(cache=args.cache, sets=args.sets or list(SETS),
+                                    methods=["gbm", "catboost", "xgboost", "lightgbm",
+                                             "lightgbm-es", "histgbc"])
+    panel_report(panel_args)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--section", choices=["aucboost", "gbm", "gbm-quality"],
+    parser.add_argument("--section", choices=["aucboost", "gbm", "gbm-quality", "gbm-panel"],
                         default="aucboost")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--rf-train", type=int, default=5000)
@@ -234,8 +272,14 @@ def main():
                         default=["logloss", *WINDOW_LOSSES, "auto", "auto+refit"],
                         help="gbm-quality: the columns of ours (loss=..., 'auto+refit' for "
                              "refit=True)")
+    parser.add_argument("--sets", nargs="+", default=None,
+                        help="gbm-panel: sets of bench/panel_real.py (default: all)")
+    parser.add_argument("--cache", default="/work/cache-crossfit/panel",
+                        help="gbm-panel: panel_real.py's cache of test pAUCs")
     args = parser.parse_args()
-    if args.section == "aucboost":
+    if args.section == "gbm-panel":
+        gbm_panel_section(args)
+    elif args.section == "aucboost":
         aucboost_section(args)
     elif args.section == "gbm":
         gbm_section(args)

@@ -5,7 +5,10 @@ chosen on the training scores:
 
 * at an **operating FPR** ``f > 0``: keep the ``ceil(n f)`` highest training
   negatives (training FPR ``ceil(n f) / n`` without ties; the empirical index
-  ``j_beta`` of eq. (2) of Narasimhan & Agarwal);
+  ``j_beta`` of eq. (2) of Narasimhan & Agarwal).  **Ties**: when the negatives
+  tied at the ``ceil(n f)``-th score reach past it, the whole tie block is left
+  out (the threshold moves just above it), so the training FPR never exceeds
+  ``ceil(n f) / n``; constant scores predict every row negative;
 * at ``f = 0``: the lowest positive scored above every negative;
 * with no operating FPR: **Youden's point** (Youden, 1950), the threshold of largest
   TPR - FPR (the highest such threshold among equals).
@@ -108,6 +111,22 @@ class SortedScores:
         return float(max(below)) if below else -np.inf
 
 
+def _lowest_score_above(stats, level, k):
+    """The lowest training score above ``level``, the ``k``-th highest negative
+    (``inf`` if none): the lowest positive above it or the lowest negative above
+    it, found by bisection over ``kth_highest_negative(1 .. k - 1)`` (the order
+    statistics only, so that the chunked designs answer it too)."""
+    lo, hi = 0, k        # kth(lo) > level (lo = 0: no such negative), kth(hi) == level
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if stats.kth_highest_negative(mid) > level:
+            lo = mid
+        else:
+            hi = mid
+    negative = stats.kth_highest_negative(lo) if lo > 0 else np.inf
+    return min(negative, stats.lowest_positive_above(level))
+
+
 def threshold_rule(stats, operating_fpr):
     """``threshold_`` from the order statistics ``stats`` of the training scores.
 
@@ -144,6 +163,13 @@ def threshold_rule(stats, operating_fpr):
     else:
         _, k = empirical_indices(stats.n_neg, (0.0, operating_fpr))
         cut = stats.kth_highest_negative(k)
+        if k < stats.n_neg and stats.kth_highest_negative(k + 1) == cut:
+            # the negatives tied at the k-th score reach past the k-th: admitting
+            # the tie block would overshoot the operating FPR, so the threshold
+            # moves just above it (constant scores: every row negative)
+            cut = _lowest_score_above(stats, cut, k)
+            if not np.isfinite(cut):
+                return float(np.nextafter(stats.kth_highest_negative(k), np.inf))
     if not np.isfinite(cut):
         return float(cut)
     return place_between(cut, stats.highest_below(cut))

@@ -185,9 +185,6 @@ class WindowObjective:
         self.n_neg = int(self._is_pos.shape[0] - self.n_pos)
         self.j_alpha, self.j_beta = empirical_indices(self.n_neg, fpr_range)
         self._normalize_exponential = True
-        # LightGBM's calls: how many, and the scores of the last one (the training
-        # scores before the last tree), for GradientBoostingRanker's threshold
-        self.n_calls, self.last_scores = 0, None
 
     @property
     def n_rows(self):
@@ -228,16 +225,8 @@ class WindowObjective:
         scratch = np.zeros(self.n_rows)
         return self._accumulate(scores, scratch, np.zeros(self.n_rows))
 
-    def __deepcopy__(self, memo):
-        # lgb.train deep-copies its params: the copy it calls must be this object,
-        # whose record of the calls (n_calls, last_scores) the caller reads after
-        # training.  Nothing else in it changes after construction.
-        return self
-
     def __call__(self, a, b):
         scores, _ = _split_call(a, b)
-        self.n_calls += 1
-        self.last_scores = np.array(scores, dtype=np.float64)     # a copy
         return self.gradient(scores)
 
     def __repr__(self):

@@ -1,41 +1,20 @@
 """GradientBoostingRanker: gradient-boosted trees that target the FPR window.
 
 LightGBM grows the trees (Ke et al. 2017); pauc supplies the losses, the
-stopping rules and the choice between them.  Log-loss and a window loss of
+cross-fitted stopping and the choice between candidates.  With ``loss="auto"``
+four candidates are boosted -- log-loss, the window exponential loss of
 :mod:`pauc.objectives` (a pairwise loss over the pairs of a positive and a
-negative ranked inside the FPR window ``[alpha, beta]`` by the current scores)
-are boosted on a training part and stopped on a validation split.  The
-reference is log-loss stopped on its own validation loss -- what LightGBM's
-early stopping does; ``loss="auto"`` keeps it unless log-loss stopped on the
-**validation partial AUC of the window**, or the window loss, beats it clearly
-on the validation rows.  So on data where targeting the window does not pay
-(noisy tops, a9a) it falls back instead of losing, and on clean, learnable
-tops it takes the window.
+negative ranked inside the FPR window ``[alpha, beta]`` by the current
+scores), and log-loss with small regularised trees, with exact and with
+extremely randomised splits (:mod:`pauc.boost._candidates`) -- each on ``K - 1`` folds and stopped on the
+held-out fold (:mod:`pauc.boost._crossfit`).  Their pooled out-of-fold scores,
+which hold every training negative rather than a validation split's tenth,
+choose among them and among rank blends of them (:mod:`pauc.boost._selection`),
+and the final scores are the kept candidate's K fold models averaged
+(fold bagging).
 
-Why each rule (measured on the panel of ``bench/panel_boost.py``: twelve
-synthetic nonlinear problems, a9a and reuters, windows [0, 0.01],
-[0.02, 0.05] and [0, 0.1]; the figures are in the user guide):
-
-* *stopping on the window, averaged over rounds*: the validation window of a
-  10 % split holds few negatives (27 for [0, 0.01] on 30 000 rows at 10 %
-  positives), so its pAUC jumps by whole positives from round to round.
-  The trailing mean over ``n_iter_no_change // 4`` rounds keeps a lucky round
-  from stopping a candidate or winning the selection;
-* *a window widened to 100 validation negatives*: when the window holds
-  fewer, the criterion is the mean of its pAUC and that of ``[alpha, beta']``,
-  the window extended to hold 100 validation negatives (lower variance, the
-  same top of the list);
-* *a bootstrap test against the reference*: a candidate replaces log-loss
-  stopped on log-loss only if it is better on at least 84 % of paired
-  bootstrap resamples of the validation rows (about one standard error).
-  Picking the best validation value alone took the window loss on noisy
-  problems (RF 20, moons, the clustered ``make_classification``) and lost up
-  to 0.08 there, and stopping log-loss on the window alone stopped it early on
-  a9a and lost to LightGBM's own early stopping;
-* *no refit by default*: the kept model is the validated one, so that the
-  fallback is LightGBM's early-stopped log-loss model itself.  ``refit=True``
-  boosts the kept candidate again on every row: +0.004 test pAUC on average
-  on the synthetic problems (17 of 18 cases), -0.002 on a9a.
+Why each rule is in the user guide; the measured figures are in
+``docs/developer/measurements.rst``.
 
 References
 ----------
@@ -45,125 +24,48 @@ NIPS 2017.
 Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing the
 Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
 
+Caruana, R., Niculescu-Mizil, A., Crew, G. and Ksikes, A. "Ensemble Selection
+from Libraries of Models." ICML 2004.
+
 Freund, Y., Iyer, R., Schapire, R. E. and Singer, Y. "An Efficient Boosting
 Algorithm for Combining Preferences." JMLR 4, 2003.
 """
 
-import math
 import os
 import time
+import warnings
 
-import lightgbm as lgb
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
-from .._base import (BOOLEAN, FPR_RANGE, N_JOBS, POS_LABEL, RANDOM_STATE, VERBOSE, BaseRanker,
-                     Interval, Options)
+from .._base import (BOOLEAN, FPR_RANGE, POS_LABEL, RANDOM_STATE, VERBOSE, BaseRanker,
+                     Interval, Options, Satisfies)
 from .._threshold import operating_threshold, predict_labels
 from .._validation import check_fpr_range, empirical_indices
-from .. import metrics, objectives
+from .. import objectives
 from .._loss import loss_names
+from ._candidates import Candidate, candidates
+from ._crossfit import boost_fold, plan_folds, run_parallel
+from ._lgb_engine import boost
+from ._selection import (RankScale, blend, bootstrap_criteria, criterion, greedy_ensemble,
+                         select, win_shares)
+from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F401 (re-exported)
 
-# loss="auto": the losses boosted, log-loss first (the reference).  The squared and
-# the tight hinge were never the better window loss on the panel (module docstring).
-AUTO_CANDIDATES = ("logloss", "exponential")
-# A candidate replaces the reference only if it beats it on the validation rows in
-# this share of paired bootstrap resamples (about one standard error).
+# A candidate replaces the reference (log-loss) only if it beats it on this share
+# of paired bootstrap resamples of the out-of-fold scores (about one standard error).
 SELECTION_CONFIDENCE = 0.84
-BOOTSTRAP_ROUNDS = 200
-# The validation curve is averaged over n_iter_no_change // SMOOTHING_DIVISOR
-# rounds before stopping and selecting (see _WindowStopping).
+BOOTSTRAP_ROUNDS = 100
+# The held-out criterion is averaged over n_iter_no_change // SMOOTHING_DIVISOR
+# rounds before a window candidate is stopped (pauc.boost._stopping.Stopping).
 SMOOTHING_DIVISOR = 4
-# A validation window with fewer negatives is averaged with a widened one.
-VALIDATION_MIN_NEGATIVES = 100
-# early_stopping="auto" holds out a validation split from this many rows on
-# (the 10 % split then holds 200 rows).
-EARLY_STOPPING_MIN_ROWS = 2000
+# Greedy ensemble selection: steps of Caruana et al.'s forward selection.
+ENSEMBLE_STEPS = 20
 # n_estimators="auto": the cap of rounds with early stopping, and the number
 # of rounds without it (LightGBM's and HistGradientBoostingClassifier's default).
 AUTO_ROUNDS = {True: 2000, False: 100}
-
-
-class _ValidationCriterion:
-    """The validation statistic of stopping and selection: the mean partial AUC
-    (``normalize="range"``) over ``windows`` -- the FPR window, and a widened one
-    when the window holds few validation negatives.  Also LightGBM's ``feval``
-    on the validation rows ``is_pos``, whose labels are checked once here rather
-    than at every round."""
-
-    def __init__(self, windows, is_pos):
-        self.windows = windows
-        self.is_pos = np.ascontiguousarray(is_pos, dtype=np.bool_)
-        self.name = "+".join(f"pauc[{a:g},{b:g}]" for a, b in windows)
-
-    def value(self, is_pos, scores):
-        scores = np.asarray(scores, dtype=np.float64).ravel()
-        return float(np.mean(metrics._window_paucs(is_pos, scores, self.windows)))
-
-    def __call__(self, preds, data):
-        return self.name, self.value(self.is_pos, preds), True
-
-
-def validation_windows(n_neg, fpr_range):
-    """The windows averaged by the validation criterion, for ``n_neg`` validation
-    negatives: the FPR window alone when it holds at least
-    ``VALIDATION_MIN_NEGATIVES`` of them (or reaches FPR 1), else also
-    ``(alpha, beta')`` with ``beta'`` the FPR of ``floor(n alpha) + 100``
-    negatives."""
-    alpha, beta = fpr_range
-    j_alpha, j_beta = empirical_indices(n_neg, fpr_range)
-    if j_beta - j_alpha >= VALIDATION_MIN_NEGATIVES or beta >= 1.0:
-        return [fpr_range]
-    wide = min(1.0, (j_alpha + VALIDATION_MIN_NEGATIVES) / n_neg)
-    return [fpr_range, (alpha, wide)] if wide > beta else [fpr_range]
-
-
-class _WindowStopping:
-    """LightGBM callback: stop on the validation criterion, averaged over rounds.
-
-    Records the validation criterion (:class:`_ValidationCriterion`) of every
-    round.  The stopping rule compares the mean of the last ``width`` rounds (a
-    trailing average), so that one lucky round -- the window of a validation
-    split holds few negatives, and its pAUC jumps by whole positives -- neither
-    stops the boosting nor becomes the kept model: the kept round is the middle
-    of the best stretch, and ``best`` its average.  Boosting stops once the
-    average has not improved for ``patience`` rounds.
-
-    With ``loss_metric`` (log-loss boosting: LightGBM's ``binary_logloss`` on
-    the validation rows) it also tracks the round of least validation log-loss,
-    and boosting goes on until both rules have run out of patience.
-    """
-
-    order = 30      # after LightGBM's own callbacks
-
-    def __init__(self, metric_name, patience, width, loss_metric=None):
-        self.metric_name, self.patience, self.width = metric_name, patience, width
-        self.loss_metric = loss_metric
-        self.history, self.best, self.best_end = [], -np.inf, 0
-        self.loss_best, self.loss_round = np.inf, 0
-
-    @property
-    def best_round(self):
-        """The kept number of rounds by the window criterion (1-based)."""
-        return max(1, self.best_end + 1 - (self.width - 1) // 2)
-
-    def __call__(self, env):
-        results = {r[1]: r[2] for r in env.evaluation_result_list}
-        self.history.append(results[self.metric_name])
-        t = len(self.history) - 1
-        mean = float(np.mean(self.history[max(0, t + 1 - self.width):]))
-        if mean > self.best:
-            self.best, self.best_end = mean, t
-        done = t - self.best_end >= self.patience
-        if self.loss_metric is not None:
-            if results[self.loss_metric] < self.loss_best:
-                self.loss_best, self.loss_round = results[self.loss_metric], t + 1
-            done = done and t + 1 - self.loss_round >= self.patience
-        if done:
-            # LightGBM keeps the trees up to this round: those of both rules
-            raise lgb.callback.EarlyStopException(max(self.best_round, self.loss_round) - 1, [])
+# loss="auto": the candidates boosted (names), log-loss first (the reference)
+AUTO_CANDIDATES = tuple(c.name for c in candidates("auto"))
 
 
 class _LossName:
@@ -181,19 +83,43 @@ class _LossName:
         return str(self._options()) + " (the losses of pauc._loss with a Hessian)"
 
 
-def _label(loss, rule):
-    """Name of a candidate: the loss, with ``@window`` when log-loss is stopped on
-    the window criterion instead of its own validation loss."""
-    return f"{loss}@window" if loss == "logloss" and rule == "window" else loss
+def _check_cv(cv):
+    """``"auto"``, an int >= 1, or an object with ``split`` and ``get_n_splits``."""
+    if isinstance(cv, str):
+        if cv != "auto":
+            raise ValueError(cv)
+        return cv
+    if isinstance(cv, (bool, np.bool_)):
+        raise TypeError(cv)
+    if isinstance(cv, (int, np.integer)):
+        if cv < 1:
+            raise ValueError(cv)
+        return cv
+    if not (hasattr(cv, "split") and hasattr(cv, "get_n_splits")):
+        raise TypeError(cv)
+    return cv
 
 
 def _effective_threads(n_jobs):
-    """LightGBM's ``num_threads`` for scikit-learn's ``n_jobs`` (None = 1, -1 = all)."""
+    """Threads for scikit-learn's ``n_jobs`` (None = 1, -1 = all cores)."""
     if n_jobs is None:
         return 1
     if n_jobs < 0:
         return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
     return n_jobs
+
+
+def _varying_features(X):
+    """Whether any column of ``X`` (dense or CSR) holds two distinct values."""
+    if hasattr(X, "tocsc"):
+        X = X.tocsc()
+        if X.nnz == 0:
+            return False
+        nnz = np.diff(X.indptr)
+        full = nnz == X.shape[0]
+        mins, maxs = X.min(axis=0).toarray().ravel(), X.max(axis=0).toarray().ravel()
+        return bool(np.any((maxs > mins) | ((nnz > 0) & ~full & ((maxs != 0) | (mins != 0)))))
+    return bool(np.any(np.ptp(X, axis=0) > 0))
 
 
 class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
@@ -203,55 +129,71 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     loss over the pairs of a positive and a negative ranked ``j_alpha + 1 ..
     j_beta`` by the current scores, ``j_alpha = floor(n alpha)``, ``j_beta =
     ceil(n beta)`` on the ``n`` training negatives (Narasimhan & Agarwal,
-    eq. (2)) --, stops them on a validation split, and keeps log-loss stopped
-    on its own validation loss unless a candidate targeting the window beats
-    it clearly on the validation rows (``loss="auto"``; the rules and their
-    measurements are in the module :mod:`pauc.boost._gbm` and the user guide).
-    LightGBM is the engine; the losses are in :mod:`pauc.objectives`.
+    eq. (2)) --, cross-fits them: each candidate is boosted on ``K - 1`` folds
+    and stopped on the held-out fold; the pooled out-of-fold partial AUC of
+    the window chooses among the candidates and their rank blends (greedy
+    ensemble selection, Caruana et al. 2004); the kept candidate's K fold
+    models are averaged.  LightGBM is the engine; the window losses are in
+    :mod:`pauc.objectives`.
 
     Parameters
     ----------
     fpr_range : (float, float), default=(0.0, 1.0)
         The FPR window ``(alpha, beta)``; ``(0, 1)`` targets the full AUC.
     loss : {"auto", "logloss", "exponential", "squared_hinge", "tight_hinge"}, default="auto"
-        ``"auto"`` boosts log-loss and the window exponential loss.  Its
-        candidates are log-loss stopped on the validation log-loss (the
-        reference), log-loss stopped on the validation criterion and the
-        window loss stopped on the validation criterion; a candidate replaces
-        the reference only if it has the higher criterion on at least 84 % of
-        200 paired bootstrap resamples of the validation rows (then the best
-        such candidate is kept).  ``"logloss"``: the two log-loss candidates;
-        a window loss: that loss alone.  Without a validation split
-        (``early_stopping`` off) ``"auto"`` is log-loss.  Log-loss runs
-        LightGBM's own binary objective; the window losses are defined in
-        :mod:`pauc.objectives`.
+        ``"auto"``: the candidates ``"logloss"`` (the reference: LightGBM's
+        binary objective with this estimator's tree parameters, stopped on the
+        held-out log-loss), ``"exponential"`` (the window exponential loss,
+        stopped on the held-out window criterion), ``"logloss-small"``
+        (log-loss with 7-leaf trees, learning rate 0.03, 10 rows per leaf, L2
+        penalty 3, 80 % row and feature subsampling) and ``"logloss-extra"``
+        (the same with extremely randomised splits), and the blends
+        ``"blend"`` (the mean of the normalised ranks of ``"logloss"`` and
+        ``"exponential"``), ``"mean"`` (that of all four) and ``"ensemble"`` (greedy ensemble selection over
+        the three).  A candidate replaces the reference only if its pooled
+        out-of-fold criterion beats the reference's on at least 84 % of 100
+        paired bootstrap resamples (then the best such is kept).  A named
+        loss boosts that loss alone.  Without early stopping ``"auto"`` is
+        log-loss.
     n_estimators : int or "auto", default="auto"
-        Boosting rounds per candidate: the maximum with early stopping, the
-        number without.  ``"auto"``: 2000 with early stopping, 100 without.
+        Boosting rounds per candidate and fold: the maximum with early
+        stopping, the number without.  ``"auto"``: 2000 with early stopping,
+        100 without.
     learning_rate : float, default=0.1
     num_leaves : int, default=31
         Leaves per tree (LightGBM grows trees leaf-wise).
     min_child_samples : int, default=20
-        Minimum number of training rows in a leaf.
+        LightGBM's ``min_data_in_leaf``.  With a window loss LightGBM counts a
+        leaf's rows through its share of the Hessian sum, so a leaf may hold
+        fewer rows than this (the window loss puts its curvature on the
+        positives and the window negatives); with log-loss it is the
+        minimum number of rows.
     reg_lambda : float, default=0.0
         L2 penalty on the leaf values (LightGBM's ``lambda_l2``).
     early_stopping : "auto" or bool, default="auto"
-        Hold out ``validation_fraction`` of the rows (stratified) and stop each
-        loss when its validation criterion -- the window pAUC, averaged with
-        that of a widened window when the window holds fewer than 100
-        validation negatives (``validation_windows_``) -- has not improved for
-        ``n_iter_no_change`` rounds (log-loss: and its validation log-loss
-        neither), keeping the best rounds.  ``"auto"``: on from 2000 training
-        rows.
+        Cross-fit and stop each candidate on held-out folds (``cv``) when the
+        held-out criterion -- the window pAUC, averaged with that of a widened
+        window when the window holds fewer than 100 held-out negatives -- or,
+        for log-loss candidates, the held-out log-loss has not improved for
+        ``n_iter_no_change`` rounds.  ``"auto"``: on whenever the data hold
+        two rows of each class; False boosts ``n_estimators`` rounds on every
+        row.
+    cv : "auto", int or cross-validation splitter, default="auto"
+        The folds of early stopping.  An int ``K >= 2``: stratified K-fold
+        (shuffled, seeded by ``random_state``); ``1``: one stratified
+        validation split of ``validation_fraction``; a splitter: its
+        ``split(X, y)``.  ``"auto"``: one validation split where its window
+        holds at least 1000 negatives and it holds 1000 positives, else 5
+        folds up to 10,000 rows and 3 above (never more folds than positives).
     validation_fraction : float in (0, 1), default=0.1
+        The held-out share of the single validation split (``cv=1``).
     n_iter_no_change : int, default=100
-        Patience of early stopping, in rounds.  The validation pAUC is first
+        Patience of early stopping, in rounds.  The held-out pAUC is first
         averaged over the last ``n_iter_no_change // 4`` rounds, so that a
-        lucky round neither stops a candidate nor wins the selection.
+        lucky round neither stops a window candidate nor is kept.
     refit : bool, default=False
-        With a validation split: boost the kept loss again on every row
-        (training and validation) for the kept number of rounds.  False keeps
-        the validated model, boosted on the training part.
+        Boost the kept candidates again on every row for the mean of their
+        fold rounds, instead of averaging the fold models.
     operating_fpr : float in [0, 1] or None, default=None
         Training FPR at which :meth:`predict` thresholds the scores; None
         means ``beta``, or Youden's point (maximal TPR - FPR) when the window
@@ -260,57 +202,69 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         The positive class.  None: 1 (or True) when the labels are {0, 1},
         {-1, 1} or booleans; other label sets must name it.
     random_state : int, RandomState instance or None, default=None
-        Seeds the validation split and LightGBM.
+        Seeds the folds, LightGBM and the bootstrap.
     n_jobs : int or None, default=None
-        LightGBM threads; None means 1, -1 all cores.  The fitted model does
-        not depend on it (LightGBM's ``deterministic=True``, row-wise
-        histograms: identical models with 1 and 2 threads in the tests).
+        Threads: the (candidate, fold) fits run in parallel, each LightGBM
+        with its share of the threads.  None means 1, -1 all cores.  The
+        fitted model does not depend on it (each fit has its own seed, and
+        LightGBM runs with ``deterministic=True``).
     verbose : int, default=0
-        ``1`` prints one line per candidate loss, ``2`` also LightGBM's
-        validation log every round.
+        ``1`` prints one line per candidate, ``2`` also LightGBM's held-out
+        log every round.
 
     Attributes
     ----------
-    booster_ : lightgbm.Booster
-        The kept model (truncated to ``n_iter_`` rounds when predicting).
+    cv_results_ : dict of str -> list
+        One entry per candidate (boosted ones first, then the blends):
+        ``"candidate"`` (name), ``"oof_score"`` (pooled out-of-fold criterion),
+        ``"oof_std_error"`` (its standard deviation over the bootstrap
+        resamples), ``"win_share"`` (share of resamples on which it beat the
+        reference), ``"rounds"`` (kept rounds per fold; None for blends),
+        ``"weights"`` (dict of boosted candidate -> weight), ``"selected"``.
+        Empty without early stopping.
+    selected_ : str
+        The kept candidate (a boosted one, ``"blend"`` or ``"ensemble"``).
+    members_ : list of (str, float, list of lightgbm.Booster, list of int)
+        The kept model: per boosted candidate in it, its weight, its boosters
+        (one per fold, or the refit one) and their rounds.  One member: the
+        mean of its boosters' raw scores; several: the weighted mean of each
+        member's mean raw score mapped to its normalised out-of-fold rank.
     best_loss_ : str
-        The loss of the kept model.
+        The kept boosted candidate (in a blend, the heaviest member).
     n_iter_ : int
-        Its number of boosting rounds (the kept validation round with early
-        stopping, else the number of rounds).
+        Its rounds: the mean over the folds (rounded), or the rounds without
+        early stopping.
+    n_splits_ : int
+        Number of folds (1: one validation split; 0: no early stopping).
+    oof_scores_ : dict of str -> ndarray of shape (n_samples,)
+        Per boosted candidate, each row's raw score by the fold model that did
+        not see it (NaN for a row no fold held out).
     validation_windows_ : list of (float, float)
-        The windows whose mean validation pAUC is the criterion of stopping and
+        The windows whose mean pooled out-of-fold pAUC is the criterion of the
         selection: ``[fpr_range]``, or ``[fpr_range, (alpha, beta')]`` when the
-        window holds fewer than 100 validation negatives (``beta'`` the FPR of
-        ``floor(n alpha) + 100`` of them); empty without a validation split.
+        window holds fewer than 100 negatives (``beta'`` the FPR of
+        ``floor(n alpha) + 100`` of them); empty without early stopping.
     validation_history_ : dict of str -> ndarray
-        The validation criterion after every round, per candidate loss (empty
-        without a validation split).
+        Per boosted candidate, the held-out criterion of the first fold after
+        every round.
     validation_score_ : dict of str -> float
-        Per candidate, its best validation criterion averaged over
-        ``n_iter_no_change // 4`` consecutive rounds (empty without a
-        validation split).
+        Per boosted candidate, its pooled out-of-fold criterion.
     validation_rounds_ : dict of str -> int
-        Per candidate, its number of rounds: ``"logloss"`` (least validation
-        log-loss), ``"logloss@window"`` (log-loss by the validation
-        criterion, when the two differ), the window loss's name (the middle of
-        its best stretch).
+        Per boosted candidate, its kept rounds on the first fold.
     stopped_on_ : {"logloss", "window", "fixed"}
-        The stopping rule of the kept candidate (``"fixed"``: no validation).
+        The stopping rule of ``best_loss_`` (``"fixed"``: no early stopping).
     selection_confidence_ : dict of str -> float
-        Per candidate other than the reference, the share of bootstrap
-        resamples of the validation rows on which it beat the reference (ties
-        count one half).
+        Per candidate other than the reference, its ``"win_share"``.
     fit_seconds_ : dict of str -> float
-        Seconds spent boosting each candidate (and ``"refit"``).
+        Seconds spent boosting each candidate over its folds (and ``"refit"``).
     feature_importances_ : ndarray of shape (n_features,)
-        Total gain of the splits on each feature in the kept rounds, summing to 1
-        (all zero when no tree split).
+        Total gain of the splits on each feature in the kept model (weighted
+        over its members, averaged over its boosters), summing to 1 (all zero
+        when no tree split).
     threshold_ : float
         Score threshold of :meth:`predict`.
     j_alpha_, j_beta_ : int
-        Window positions over the training negatives (of the training part
-        when a validation split is held out).
+        Window positions over the training negatives.
     classes_ : ndarray of shape (2,)
         ``[negative label, positive label]``: ``classes_[1]`` is the class at
         the top of the list.
@@ -322,16 +276,32 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     -----
     ``sample_weight`` must be None or constant: a weighted window would need
     the FPR range measured in negative weight, which the window losses do
-    not implement.
+    not implement.  When no feature varies, there is nothing to split: the
+    fit warns and boosts log-loss (constant scores, the class prior).
+
+    References
+    ----------
+    Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing
+    the Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
+
+    Caruana, R., Niculescu-Mizil, A., Crew, G. and Ksikes, A. "Ensemble
+    Selection from Libraries of Models." ICML 2004.
+
+    Ke, G. et al. "LightGBM: A Highly Efficient Gradient Boosting Decision
+    Tree." NIPS 2017.
 
     Examples
     --------
     >>> from sklearn.datasets import make_classification
     >>> from pauc.boost import GradientBoostingRanker
-    >>> X, y = make_classification(2000, n_features=10, weights=[0.8], random_state=0)
-    >>> ranker = GradientBoostingRanker((0.0, 0.1), loss="exponential", n_estimators=50,
-    ...                                 random_state=0).fit(X[:1500], y[:1500])
-    >>> 0.5 < ranker.score(X[1500:], y[1500:]) <= 1.0
+    >>> X, y = make_classification(600, n_features=8, weights=[0.8], random_state=0)
+    >>> ranker = GradientBoostingRanker((0.0, 0.1), n_estimators=60, n_iter_no_change=20,
+    ...                                 cv=3, random_state=0).fit(X[:400], y[:400])
+    >>> ranker.n_splits_, sorted(ranker.cv_results_)[:3]
+    (3, ['candidate', 'oof_score', 'oof_std_error'])
+    >>> ranker.selected_ in ranker.cv_results_["candidate"]
+    True
+    >>> 0.0 <= ranker.score(X[400:], y[400:]) <= 1.0
     True
     """
 
@@ -344,22 +314,24 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         "min_child_samples": [Interval(int, 1)],
         "reg_lambda": [Interval(float, 0.0)],
         "early_stopping": [Options("auto", True, False)],
+        "cv": [Satisfies(_check_cv, "'auto', an int >= 1 or a splitter with split() and "
+                                    "get_n_splits()")],
         "validation_fraction": [Interval(float, 0.0, 1.0, closed="neither")],
         "n_iter_no_change": [Interval(int, 1)],
         "refit": BOOLEAN,
         "operating_fpr": [Options(None), Interval(float, 0.0, 1.0)],
         "pos_label": POS_LABEL,
         "random_state": RANDOM_STATE,
-        # LightGBM's threads: None = 1, -1 = every core; 0 means nothing
+        # threads: None = 1, -1 = every core; 0 means nothing
         "n_jobs": [Options(None), Interval(int, 1), Interval(int, high=-1)],
         "verbose": VERBOSE,
     }
 
     def __init__(self, fpr_range=(0.0, 1.0), *, loss="auto", n_estimators="auto",
                  learning_rate=0.1, num_leaves=31, min_child_samples=20, reg_lambda=0.0,
-                 early_stopping="auto", validation_fraction=0.1, n_iter_no_change=100,
-                 refit=False, operating_fpr=None, pos_label=None, random_state=None,
-                 n_jobs=None, verbose=0):
+                 early_stopping="auto", cv="auto", validation_fraction=0.1,
+                 n_iter_no_change=100, refit=False, operating_fpr=None, pos_label=None,
+                 random_state=None, n_jobs=None, verbose=0):
         self.fpr_range = fpr_range
         self.loss = loss
         self.n_estimators = n_estimators
@@ -368,6 +340,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self.min_child_samples = min_child_samples
         self.reg_lambda = reg_lambda
         self.early_stopping = early_stopping
+        self.cv = cv
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.refit = refit
@@ -388,118 +361,44 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                 "which the window losses do not implement. Resample the rows instead, "
                 "or pass sample_weight=None.")
 
-    def _split(self, X, is_pos, rng, use_validation, fpr_range):
-        """``(X_tr, pos_tr, X_va, pos_va)``: a stratified validation split, with the
-        window non-empty in both parts (``X_va`` None without one)."""
-        if use_validation:
-            seed = rng.randint(np.iinfo(np.int32).max)
-            n_val = int(math.ceil(self.validation_fraction * is_pos.shape[0]))
-            counts = (int(is_pos.sum()), int((~is_pos).sum()))
-            if min(counts) < 2 or n_val < 2 or is_pos.shape[0] - n_val < 2:
+    def _use_stopping(self, is_pos):
+        counts = (int(is_pos.sum()), int((~is_pos).sum()))
+        if isinstance(self.early_stopping, bool):
+            if self.early_stopping and min(counts) < 2:
                 raise ValueError(
-                    f"early stopping holds out validation_fraction={self.validation_fraction} "
-                    f"of the rows, stratified, but the data ({counts[0]} positives, "
-                    f"{counts[1]} negatives) cannot give both the training and the validation "
-                    "split both classes; pass early_stopping=False or more rows")
-            X_tr, X_va, pos_tr, pos_va = train_test_split(
-                X, is_pos, test_size=self.validation_fraction, stratify=is_pos,
-                random_state=seed)
-        else:
-            X_tr, pos_tr, X_va, pos_va = X, is_pos, None, None
-        parts = [("training", pos_tr)] + ([("validation", pos_va)] if use_validation else [])
-        indices = {}
-        for name, part in parts:
-            n_neg = int((~part).sum())
-            try:
-                indices[name] = empirical_indices(n_neg, fpr_range)
-            except ValueError:
-                raise ValueError(
-                    f"fpr_range={self.fpr_range!r} selects no negative position "
-                    f"(ceil(n beta) - floor(n alpha) < 1) in the {name} split: training split "
-                    f"{int((~pos_tr).sum())} negatives, validation split "
-                    + (f"{int((~pos_va).sum())} negatives" if use_validation else "none")
-                    + "; widen fpr_range, raise validation_fraction or use more rows"
-                ) from None
-        self.j_alpha_, self.j_beta_ = indices["training"]
-        return X_tr, pos_tr, X_va, pos_va
+                    f"early stopping holds rows out, but the data hold {counts[0]} positives "
+                    f"and {counts[1]} negatives: a training and a held-out part need one of "
+                    "each class; pass early_stopping=False or more rows")
+            return self.early_stopping
+        return min(counts) >= 2
+
+    def _rounds(self, with_stopping):
+        if self.n_estimators == "auto":
+            return AUTO_ROUNDS[bool(with_stopping)]
+        return self.n_estimators
 
     # ------------------------------------------------------------------ fit
-    def _lgb_params(self, loss, pos_tr, fpr_range, seed):
+    def _lgb_params(self, candidate, seed, n_threads):
+        """LightGBM parameters of ``candidate`` (without its objective)."""
         params = {
             "learning_rate": float(self.learning_rate),
             "num_leaves": int(self.num_leaves),
             "min_data_in_leaf": int(self.min_child_samples),
             "lambda_l2": float(self.reg_lambda),
-            "num_threads": _effective_threads(self.n_jobs),
+            "num_threads": n_threads,
             "seed": seed,
-            # identical models for any number of threads (tested for 1 and 2), and
-            # no timing test to choose the histogram layout (row-wise is the
-            # faster one on a9a: 0.94 s against 1.22 s for 200 rounds)
+            # identical models for any number of threads, and no timing test to
+            # choose the histogram layout (docs/developer/measurements.rst)
             "deterministic": True,
             "force_row_wise": True,
             "verbosity": -1,
             "metric": "None",
         }
-        if loss == "logloss":
-            params["objective"] = "binary"
-        else:
-            params["objective"] = objectives.window_objective(pos_tr, fpr_range, loss)
+        params.update(candidate.config)
         return params
 
-    def _boost(self, loss, train_set, valid_set, criterion, X_tr, pos_tr, fpr_range, seed):
-        """One loss: ``(booster, rounds, history, score, training_scores)``.
-        ``rounds`` maps each stopping rule to its kept number of rounds:
-        ``"window"`` (the validation criterion), and for log-loss also
-        ``"logloss"`` (the validation log-loss); without a validation split
-        ``{"fixed": n}``, no history or score, and the scores on ``X_tr`` when
-        they come without a prediction (see :meth:`_training_scores`)."""
-        params = self._lgb_params(loss, pos_tr, fpr_range, seed)
-        n_rounds = self._rounds(valid_set is not None)
-        if valid_set is None:
-            booster = lgb.train(params, train_set, num_boost_round=n_rounds)
-            return (booster, {"fixed": booster.current_iteration()}, None, None,
-                    self._training_scores(booster, params, X_tr))
-        if loss == "logloss":
-            params["metric"] = "binary_logloss"
-        stopping = _WindowStopping(criterion.name, self.n_iter_no_change,
-                                   max(1, self.n_iter_no_change // SMOOTHING_DIVISOR),
-                                   "binary_logloss" if loss == "logloss" else None)
-        callbacks = [stopping] + ([lgb.log_evaluation(1)] if self.verbose >= 2 else [])
-        booster = lgb.train(params, train_set, num_boost_round=n_rounds,
-                            valid_sets=[valid_set], valid_names=["validation"],
-                            feval=criterion, callbacks=callbacks)
-        rounds = {"window": stopping.best_round}
-        if loss == "logloss":
-            rounds["logloss"] = max(1, stopping.loss_round)
-        return (booster, rounds, np.asarray(stopping.history, dtype=np.float64), stopping.best,
-                None)
-
-    @staticmethod
-    def _training_scores(booster, params, X):
-        """The raw scores of ``booster`` on its training rows ``X``, all its trees,
-        without predicting every tree: a window objective saw the scores of every
-        round but the last tree's, so only that tree is predicted (a prediction of
-        every tree costs about a third of the boosting on a9a).  None for
-        LightGBM's own objective."""
-        objective = params["objective"]
-        if not isinstance(objective, objectives.WindowObjective) or objective.n_calls == 0:
-            return None
-        n_trees = booster.current_iteration()
-        scores = objective.last_scores
-        if objective.n_calls == n_trees:
-            # the last call came before the last tree (else LightGBM stopped for
-            # want of splits, and the last call saw every tree)
-            scores = scores + booster.predict(X, raw_score=True, start_iteration=n_trees - 1,
-                                              num_iteration=1)
-        return scores
-
-    def _rounds(self, with_validation):
-        if self.n_estimators == "auto":
-            return AUTO_ROUNDS[bool(with_validation)]
-        return self.n_estimators
-
     def fit(self, X, y, sample_weight=None):
-        """Boost each candidate loss; keep the reference or a clearly better candidate.
+        """Cross-fit each candidate; keep the reference or a clearly better candidate.
 
         Parameters
         ----------
@@ -517,100 +416,165 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         fpr_range = check_fpr_range(self.fpr_range)
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
         self._check_weights(weight)
+        n_neg = int((~is_pos).sum())
+        try:
+            self.j_alpha_, self.j_beta_ = empirical_indices(n_neg, fpr_range)
+        except ValueError:
+            raise ValueError(
+                f"fpr_range={self.fpr_range!r} selects no negative position (ceil(n beta) - "
+                f"floor(n alpha) < 1) among the {n_neg} training negatives: widen fpr_range "
+                "or use more rows") from None
         rng = check_random_state(self.random_state)
-        use_validation = (self.early_stopping if isinstance(self.early_stopping, bool)
-                          else X.shape[0] >= EARLY_STOPPING_MIN_ROWS)
-        X_tr, pos_tr, X_va, pos_va = self._split(X, is_pos, rng, use_validation, fpr_range)
-        seed = int(rng.randint(np.iinfo(np.int32).max))
-        if self.loss != "auto":
-            candidates = (self.loss,)
-        else:
-            candidates = AUTO_CANDIDATES if use_validation else ("logloss",)
-        train_set = self._dataset(X_tr, pos_tr, seed)
-        valid_set = criterion = None
-        self.validation_windows_ = []
-        if X_va is not None:
-            valid_set = self._dataset(X_va, pos_va, seed, train_set)
-            self.validation_windows_ = validation_windows(int((~pos_va).sum()), fpr_range)
-            criterion = _ValidationCriterion(self.validation_windows_, pos_va)
+        fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max,
+                                                                  size=3))
+        pool = candidates(self.loss)
+        use_stopping = self._use_stopping(is_pos)
+        if not _varying_features(X):
+            warnings.warn(
+                f"{type(self).__name__}: no feature of X takes two values, so no tree can "
+                "split: the scores are constant (log-loss, the class prior)", UserWarning)
+            pool, use_stopping = (Candidate("logloss", "logloss", "logloss"),), False
+        self.cv_results_, self.oof_scores_, self.validation_windows_ = {}, {}, []
         self.validation_history_, self.validation_score_ = {}, {}
-        self.validation_rounds_, self.fit_seconds_ = {}, {}
-        # the candidates, (loss, stopping rule, booster, rounds): log-loss stopped on
-        # the validation log-loss first -- the reference of the selection
-        boosted, training_scores = [], None
-        for loss in candidates:
-            start = time.perf_counter()
-            # training_scores: without a validation split, the one candidate's
-            booster, rounds, curve, score, training_scores = self._boost(
-                loss, train_set, valid_set, criterion, X_tr, pos_tr, fpr_range, seed)
-            self.fit_seconds_[loss] = time.perf_counter() - start
-            if curve is not None:
-                self.validation_history_[loss] = curve
-                self.validation_score_[loss] = score
-            for rule in ("fixed", "logloss", "window"):
-                if rule in rounds and not (rule == "window" and rounds.get("logloss")
-                                           == rounds["window"]):
-                    boosted.append((loss, rule, booster, rounds[rule]))
-            if self.verbose:
-                shown = "" if curve is None else f", validation criterion {score:.4f}"
-                print(f"[GradientBoostingRanker] {loss}: rounds {rounds}{shown}, "
-                      f"{self.fit_seconds_[loss]:.2f} s")
-        self.validation_rounds_ = {_label(loss, rule): n for loss, rule, _, n in boosted
-                                   if rule != "fixed"}
-        self.best_loss_, self.stopped_on_, self.booster_, self.n_iter_ = self._select(
-            boosted, X_va, pos_va, criterion, rng)
-        if use_validation and self.refit:
-            # the kept loss and number of rounds, boosted again on every row
-            start = time.perf_counter()
-            params = self._lgb_params(self.best_loss_, is_pos, fpr_range, seed)
-            self.booster_ = lgb.train(params, self._dataset(X, is_pos, seed),
-                                      num_boost_round=self.n_iter_)
-            self.fit_seconds_["refit"] = time.perf_counter() - start
-            training_scores = self._training_scores(self.booster_, params, X)
-        gain = self.booster_.feature_importance("gain", iteration=self.n_iter_)
-        total = gain.sum()
-        self.feature_importances_ = gain / total if total > 0 else np.zeros_like(gain)
-        if training_scores is None:
-            training_scores = self._raw_scores(X)
-        self._set_threshold(training_scores, is_pos, fpr_range)
+        self.validation_rounds_, self.selection_confidence_, self.fit_seconds_ = {}, {}, {}
+        self._candidates, self._scales = {}, {}
+        if use_stopping:
+            self._cross_fit(X, is_pos, fpr_range, pool, fold_seed, seed, boot_seed)
+        else:
+            self._fit_fixed(X, is_pos, fpr_range, pool, seed)
+        self._summarise()
+        self._set_threshold(self._raw_scores(X), is_pos, fpr_range)
         return self
 
-    def _select(self, boosted, X_va, pos_va, criterion, rng):
-        """The kept candidate ``(loss, rule, booster, rounds)``: the first one (log-loss
-        stopped on the validation log-loss), unless another beats it on the
-        validation criterion in at least ``SELECTION_CONFIDENCE`` of
-        ``BOOTSTRAP_ROUNDS`` paired bootstrap resamples of the validation rows
-        (positives and negatives resampled separately); then, among those, the one
-        of highest criterion.  Sets ``selection_confidence_``."""
-        self.selection_confidence_ = {}
-        if len(boosted) == 1:
-            return boosted[0]
-        scores = [booster.predict(X_va, raw_score=True, num_iteration=n)
-                  for _, _, booster, n in boosted]
-        pos_rows, neg_rows = np.flatnonzero(pos_va), np.flatnonzero(~pos_va)
-        boot = np.random.RandomState(rng.randint(np.iinfo(np.int32).max))
-        wins = np.zeros(len(boosted))
-        for _ in range(BOOTSTRAP_ROUNDS):
-            rows = np.concatenate([boot.choice(pos_rows, pos_rows.size),
-                                   boot.choice(neg_rows, neg_rows.size)])
-            values = [criterion.value(pos_va[rows], s[rows]) for s in scores]
-            wins += [1.0 if v > values[0] else 0.5 if v == values[0] else 0.0 for v in values]
-        full = [criterion.value(pos_va, s) for s in scores]
-        kept = 0
-        for k in range(1, len(boosted)):
-            confidence = wins[k] / BOOTSTRAP_ROUNDS
-            self.selection_confidence_[_label(*boosted[k][:2])] = confidence
-            if confidence >= SELECTION_CONFIDENCE and full[k] > full[kept]:
-                kept = k
-        return boosted[kept]
+    def _fit_fixed(self, X, is_pos, fpr_range, pool, seed):
+        """No early stopping: the one candidate (log-loss for "auto"), every row."""
+        candidate = pool[0]
+        start = time.perf_counter()
+        booster, rounds = self._boost_all_rows(X, is_pos, fpr_range, candidate, seed,
+                                               self._rounds(False))
+        self.fit_seconds_[candidate.name] = time.perf_counter() - start
+        self.n_splits_ = 0
+        self.selected_ = candidate.name
+        self.members_ = [(candidate.name, 1.0, [booster], [rounds])]
+        self._rules = {candidate.name: "fixed"}
 
-    @staticmethod
-    def _dataset(X, is_pos, seed, reference=None):
-        # feature_pre_filter off: on small data LightGBM would otherwise drop every
-        # feature that min_child_samples cannot split, and refuse a custom objective
-        return lgb.Dataset(X, label=is_pos.astype(np.float64), reference=reference,
-                           params={"verbosity": -1, "seed": seed, "feature_pre_filter": False},
-                           free_raw_data=False)
+    def _boost_all_rows(self, X, is_pos, fpr_range, candidate, seed, n_rounds):
+        params = self._lgb_params(candidate, seed, _effective_threads(self.n_jobs))
+        if candidate.loss == "logloss":
+            params["objective"] = "binary"
+        else:
+            params["objective"] = objectives.WindowObjective(is_pos, fpr_range, candidate.loss,
+                                                             0.0)
+        booster = boost(params, n_rounds, (X, is_pos))
+        return booster, booster.current_iteration()
+
+    def _cross_fit(self, X, is_pos, fpr_range, pool, fold_seed, seed, boot_seed):
+        folds = plan_folds(self.cv, self.validation_fraction, X, is_pos, fpr_range, fold_seed)
+        self.n_splits_ = len(folds)
+        n_threads = _effective_threads(self.n_jobs)
+        jobs_count = len(pool) * len(folds)
+        per_job = max(1, n_threads // jobs_count)
+        width = max(1, self.n_iter_no_change // SMOOTHING_DIVISOR)
+        jobs = []
+        for c in pool:
+            for k, (train, held_out) in enumerate(folds):
+                params = self._lgb_params(c, seed + k, per_job)
+                jobs.append((boost_fold, (X, is_pos, train, held_out, c, params,
+                                          self._rounds(True), fpr_range,
+                                          self.n_iter_no_change, width),
+                             {"log": self.verbose >= 2, "history": k == 0}))
+        fits = run_parallel(jobs, n_threads)
+        covered = np.zeros(is_pos.shape[0], dtype=np.int64)
+        for _, held_out in folds:
+            covered[held_out] += 1
+        rows = covered > 0
+        self._rules = {}
+        for i, c in enumerate(pool):
+            own = fits[i * len(folds):(i + 1) * len(folds)]
+            total = np.zeros(is_pos.shape[0])
+            for (_, held_out), f in zip(folds, own):
+                total[held_out] += f.held_out_scores
+            oof = np.where(rows, total / np.maximum(covered, 1), np.nan)
+            self.oof_scores_[c.name] = oof
+            self._candidates[c.name] = ([f.booster for f in own], [f.rounds for f in own])
+            self._rules[c.name] = c.rule
+            self.validation_history_[c.name] = own[0].history
+            self.validation_rounds_[c.name] = own[0].rounds
+            self.fit_seconds_[c.name] = float(sum(f.seconds for f in own))
+            if self.verbose:
+                print(f"[GradientBoostingRanker] {c.name}: rounds "
+                      f"{[f.rounds for f in own]}, {self.fit_seconds_[c.name]:.2f} s")
+        self._select(pool, is_pos[rows], rows, fpr_range, boot_seed)
+        if self.refit:
+            start = time.perf_counter()
+            members = []
+            for name, weight, _, fold_rounds in self.members_:
+                c = next(c for c in pool if c.name == name)
+                n = max(1, int(round(np.mean(fold_rounds))))
+                booster, n = self._boost_all_rows(X, is_pos, fpr_range, c, seed, n)
+                members.append((name, weight, [booster], [n]))
+            self.members_ = members
+            self.fit_seconds_["refit"] = time.perf_counter() - start
+
+    def _select(self, pool, pos, rows, fpr_range, boot_seed):
+        """The candidates' pooled out-of-fold criterion, the blends, the choice."""
+        names = [c.name for c in pool]
+        self.validation_windows_ = validation_windows(int((~pos).sum()), fpr_range)
+        windows = self.validation_windows_
+        oof = [self.oof_scores_[n][rows] for n in names]
+        entries = [(n, np.eye(len(names))[i], s) for i, (n, s) in enumerate(zip(names, oof))]
+        if len(names) > 1:
+            self._scales = {n: RankScale(s) for n, s in zip(names, oof)}
+            normalized = [self._scales[n](s) for n, s in zip(names, oof)]
+            if "logloss" in names and "exponential" in names:
+                w = np.array([0.5 if n in ("logloss", "exponential") else 0.0 for n in names])
+                entries.append(("blend", w, blend(normalized, w)))
+            if len(names) > 2:
+                w = np.full(len(names), 1.0 / len(names))
+                entries.append(("mean", w, blend(normalized, w)))
+            w, _ = greedy_ensemble(normalized, pos, windows, ENSEMBLE_STEPS)
+            if np.count_nonzero(w) > 1:
+                entries.append(("ensemble", w, blend(normalized, w)))
+        values = [criterion(pos, s, windows) for _, _, s in entries]
+        boot = bootstrap_criteria(pos, [s for _, _, s in entries], windows,
+                                  np.random.RandomState(boot_seed), BOOTSTRAP_ROUNDS)
+        kept = select(values, boot, SELECTION_CONFIDENCE) if len(entries) > 1 else 0
+        shares = win_shares(boot)
+        self.cv_results_ = {
+            "candidate": [e[0] for e in entries],
+            "oof_score": [float(v) for v in values],
+            "oof_std_error": [float(v) for v in boot.std(axis=0, ddof=1)],
+            "win_share": [float(v) for v in shares],
+            "rounds": [list(self._candidates[e[0]][1]) if e[0] in self._candidates else None
+                       for e in entries],
+            "weights": [{n: float(w) for n, w in zip(names, e[1]) if w > 0} for e in entries],
+            "selected": [k == kept for k in range(len(entries))],
+        }
+        for k, (n, _, _) in enumerate(entries):
+            if k < len(names):
+                self.validation_score_[n] = values[k]
+            if k > 0:
+                self.selection_confidence_[n] = float(shares[k])
+        self.selected_ = entries[kept][0]
+        self.members_ = [(n, float(w), *self._candidates[n])
+                         for n, w in zip(names, entries[kept][1]) if w > 0]
+
+    def _summarise(self):
+        """``best_loss_``, ``n_iter_``, ``stopped_on_``, ``feature_importances_``."""
+        name, _, _, rounds = max(self.members_, key=lambda m: m[1])
+        self.best_loss_ = name
+        self.n_iter_ = max(1, int(round(np.mean(rounds))))
+        self.stopped_on_ = self._rules[name]
+        gain = 0.0
+        for _, weight, boosters, rounds in self.members_:
+            for b, n in zip(boosters, rounds):
+                g = b.feature_importance("gain", iteration=n)
+                total = g.sum()
+                if total > 0:
+                    gain = gain + weight * g / total / len(boosters)
+        gain = np.zeros(self.n_features_in_) + gain
+        total = gain.sum()
+        self.feature_importances_ = gain / total if total > 0 else gain
 
     def _set_threshold(self, scores, is_pos, fpr_range):
         """``threshold_`` at the training operating point (FPR = ``operating_fpr``,
@@ -621,9 +585,32 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self.threshold_ = operating_threshold(scores, is_pos, operating)
 
     # -------------------------------------------------------------- predict
+    @staticmethod
+    def _bagged(X, boosters, rounds):
+        """The mean raw score of the fold models (each at its kept round)."""
+        total = 0.0
+        for b, n in zip(boosters, rounds):
+            total = total + np.asarray(b.predict(X, raw_score=True, num_iteration=n),
+                                       dtype=np.float64).ravel()
+        return total / len(boosters)
+
     def _raw_scores(self, X):
-        return np.asarray(self.booster_.predict(X, raw_score=True, num_iteration=self.n_iter_),
-                          dtype=np.float64).ravel()
+        if len(self.members_) == 1:
+            _, _, boosters, rounds = self.members_[0]
+            return self._bagged(X, boosters, rounds)
+        return sum(w * self._scales[n](self._bagged(X, b, r)) for n, w, b, r in self.members_)
+
+    def _candidate_test_scores(self, X):
+        """Every candidate's and blend's scores on ``X`` (fold-bagged): for
+        benchmarks that replay the selection."""
+        X = self._validate_X(X)
+        out = {n: self._bagged(X, b, r) for n, (b, r) in self._candidates.items()}
+        names = list(self._candidates)
+        for n, weights in zip(self.cv_results_.get("candidate", []),
+                              self.cv_results_.get("weights", [])):
+            if n not in out:
+                out[n] = sum(w * self._scales[m](out[m]) for m, w in weights.items())
+        return {n: out[n] for n in list(names) + [n for n in out if n not in names]}
 
     def decision_function(self, X):
         """Boosted scores (higher = more likely ``classes_[1]``).

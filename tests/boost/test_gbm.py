@@ -10,13 +10,15 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.utils.estimator_checks import check_estimator
 from _sklearn_checks import expected_failed_checks
 
 import pauc
 from pauc.boost import GradientBoostingRanker
+from pauc._threshold import operating_threshold
 from pauc.boost._gbm import AUTO_CANDIDATES, SELECTION_CONFIDENCE, validation_windows
+from pauc.boost._stopping import middle_of_stretch
 from pauc.datasets import load_a9a
 from pauc.metrics import partial_auc, partial_auc_scorer
 
@@ -72,80 +74,48 @@ def _trailing_means(curve, width):
     return np.array([np.mean(curve[max(0, t + 1 - width):t + 1]) for t in range(len(curve))])
 
 
-def test_auto_boosts_every_candidate_and_keeps_the_best_validation_pauc():
+def test_auto_boosts_every_candidate_and_records_the_first_fold():
     X, y = _data(4000)
-    model = GradientBoostingRanker((0.0, 0.1), n_estimators=200, early_stopping=True,
-                                   n_iter_no_change=20, random_state=0).fit(X, y)
-    assert set(model.validation_history_) == set(AUTO_CANDIDATES) == {"logloss", "exponential"}
-    for loss, curve in model.validation_history_.items():
-        # the window rule reads the mean of the last 20 // 4 = 5 rounds, and keeps
-        # the middle round of the best stretch
-        means = _trailing_means(curve, 5)
-        best_end = int(np.argmax(means))
-        assert model.validation_score_[loss] == pytest.approx(means[best_end])
-        label = "logloss@window" if loss == "logloss" else loss
-        assert model.validation_rounds_.get(label, model.validation_rounds_["logloss"]) \
-            == max(1, best_end + 1 - 2)
-        if loss == "exponential":
-            # stopped n_iter_no_change rounds after its best stretch ended
-            assert len(curve) == min(200, best_end + 1 + 20)
-        else:
-            # log-loss also waits for the validation log-loss to stop improving
-            ll_round = model.validation_rounds_["logloss"]
-            assert len(curve) == min(200, max(best_end + 1, ll_round) + 20)
-    # every other candidate must beat log-loss (stopped on its own loss) on the
-    # bootstrap to be kept
-    kept = "logloss" if model.best_loss_ == "logloss" and model.stopped_on_ == "logloss" \
-        else ("logloss@window" if model.best_loss_ == "logloss" else model.best_loss_)
-    assert set(model.selection_confidence_) == set(model.validation_rounds_) - {"logloss"}
-    if kept != "logloss":
-        assert model.selection_confidence_[kept] >= SELECTION_CONFIDENCE
-    assert model.n_iter_ == model.validation_rounds_[kept]
+    model = GradientBoostingRanker((0.0, 0.1), n_estimators=200, n_iter_no_change=20,
+                                   random_state=0).fit(X, y)
+    assert tuple(model.validation_history_) == AUTO_CANDIDATES == (
+        "logloss", "exponential", "logloss-small", "logloss-extra")
+    curve = model.validation_history_["exponential"]
+    # the window rule reads the mean of the last 20 // 4 = 5 rounds, and keeps
+    # the middle round of the best stretch
+    means = _trailing_means(curve, 5)
+    best_end = int(np.argmax(means))
+    assert model.validation_rounds_["exponential"] == middle_of_stretch(best_end, 5)
+    # stopped n_iter_no_change rounds after its best stretch ended
+    assert len(curve) == min(200, best_end + 1 + 20)
+    # every other candidate must beat log-loss on the bootstrap to be kept
+    assert set(model.selection_confidence_) == set(model.cv_results_["candidate"]) - {"logloss"}
+    if model.selected_ != "logloss":
+        assert model.selection_confidence_[model.selected_] >= SELECTION_CONFIDENCE
 
 
-def test_validation_pauc_is_recomputed_from_the_kept_model():
-    """Without refit, the kept model is the candidate's booster: its validation
-    window pAUC at the kept round is the recorded curve's value there."""
-    X, y = _data(3000, seed=1)
-    model = GradientBoostingRanker((0.02, 0.2), loss="squared_hinge", n_estimators=60,
-                                   early_stopping=True, n_iter_no_change=12, refit=False,
-                                   random_state=3).fit(X, y)
-    est = GradientBoostingRanker((0.02, 0.2), random_state=3, early_stopping=True)
-    _, is_pos, _ = est._validate_training_data(X, y, None)
-    _, _, X_va, pos_va = est._split(X, is_pos, np.random.RandomState(3), True, (0.02, 0.2))
-    s_va = model.decision_function(X_va)
-    assert len(model.validation_windows_) == 2          # 44 negatives in the window
-    value = np.mean([partial_auc(pos_va, s_va, fpr_range=w) for w in model.validation_windows_])
-    curve = model.validation_history_["squared_hinge"]
-    assert value == pytest.approx(curve[model.n_iter_ - 1])
-    refitted = clone(model).set_params(refit=True).fit(X, y)
-    assert refitted.n_iter_ == model.n_iter_
-    assert refitted.booster_.num_trees() == model.n_iter_
-    assert not np.array_equal(refitted.decision_function(X), model.decision_function(X))
-
-
-def test_auto_without_validation_is_logloss_and_matches_lightgbm():
+def test_auto_without_early_stopping_is_logloss_and_matches_lightgbm():
     X, y = _data(1500)
     model = GradientBoostingRanker(n_estimators=30, num_leaves=7, learning_rate=0.1,
-                                   random_state=0).fit(X, y)
-    assert model.best_loss_ == "logloss" and model.n_iter_ == 30
-    assert model.validation_history_ == {} and model.validation_score_ == {}
+                                   early_stopping=False, random_state=0).fit(X, y)
+    assert model.best_loss_ == "logloss" and model.n_iter_ == 30 and model.n_splits_ == 0
+    assert model.validation_history_ == {} and model.cv_results_ == {}
     ref = lgb.LGBMClassifier(n_estimators=30, num_leaves=7, learning_rate=0.1, verbose=-1,
                              n_jobs=1, deterministic=True, force_row_wise=True).fit(X, y)
     np.testing.assert_allclose(model.decision_function(X), ref.predict(X, raw_score=True),
                                rtol=1e-10, atol=1e-10)
 
 
-def test_early_stopping_auto_from_two_thousand_rows_and_auto_rounds():
-    X, y = _data(2000)
+def test_early_stopping_auto_on_small_data_and_auto_rounds():
+    X, y = _data(600)
     model = GradientBoostingRanker((0.0, 0.1), loss="logloss", n_iter_no_change=5,
                                    random_state=0).fit(X, y)
-    assert list(model.validation_history_) == ["logloss"]
+    assert model.n_splits_ == 5 and list(model.validation_history_) == ["logloss"]
     assert len(model.validation_history_["logloss"]) < 2000       # stopped before the cap
-    model = GradientBoostingRanker((0.0, 0.1), loss="logloss",
-                                   random_state=0).fit(X[:1999], y[:1999])
-    assert model.validation_history_ == {} and model.validation_windows_ == []
-    assert model.n_iter_ == 100 and model.booster_.num_trees() == 100
+    model = GradientBoostingRanker((0.0, 0.1), loss="logloss", early_stopping=False,
+                                   random_state=0).fit(X, y)
+    assert model.validation_windows_ == [] and model.n_iter_ == 100
+    assert model.members_[0][2][0].num_trees() == 100
 
 
 def test_validation_windows_widen_to_a_hundred_negatives():
@@ -157,18 +127,17 @@ def test_validation_windows_widen_to_a_hundred_negatives():
     assert validation_windows(60, (0.0, 0.5)) == [(0.0, 0.5), (0.0, 1.0)]   # capped at 1
 
 
-def test_selection_criterion_and_confidence_on_a_narrow_window():
-    """[0, 0.01] on 3000 validation rows holds 27 negatives: the criterion averages
-    it with [0, 100 / 2700], for stopping and for the selection."""
-    X, y = _data(30_000, seed=4, weights=[0.9])
+def test_selection_criterion_on_a_narrow_window():
+    """[0, 0.01] over the 4500 pooled out-of-fold negatives holds 45: the criterion
+    averages it with [0, 100 / 4500]."""
+    X, y = _data(5000, seed=4, weights=[0.9])
     model = GradientBoostingRanker((0.0, 0.01), n_estimators=60, n_iter_no_change=8,
-                                   refit=False, random_state=0).fit(X, y)
-    n_val_neg = int(round(0.1 * (y == 0).sum()))
+                                   random_state=0).fit(X, y)
+    n_neg = int((y == 0).sum())
     ((a, b), (a2, b2)) = model.validation_windows_
-    assert (a, b, a2) == (0.0, 0.01, 0.0) and b2 == pytest.approx(100 / n_val_neg, rel=0.01)
+    assert (a, b, a2) == (0.0, 0.01, 0.0) and b2 == pytest.approx(100 / n_neg)
     conf = model.selection_confidence_["exponential"]
     assert 0.0 <= conf <= 1.0
-    assert model.best_loss_ == ("exponential" if conf >= SELECTION_CONFIDENCE else "logloss")
 
 
 def test_attributes_and_operating_point():
@@ -236,7 +205,7 @@ def test_pickle_clone_and_grid_search():
     again = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(again.decision_function(X), model.decision_function(X))
     twin = clone(model)
-    assert twin.get_params() == model.get_params() and not hasattr(twin, "booster_")
+    assert twin.get_params() == model.get_params() and not hasattr(twin, "members_")
     search = GridSearchCV(
         GradientBoostingRanker((0.0, 0.2), n_estimators=20, random_state=0),
         {"loss": ["logloss", "exponential"], "num_leaves": [4, 15]},
@@ -254,23 +223,6 @@ def test_pickle_clone_and_grid_search():
     fold_model = clone(best).fit(X[train], y[train])
     assert search.cv_results_["split0_test_score"][search.best_index_] == pytest.approx(
         fold_model.score(X[test], y[test]), abs=1e-12)
-
-
-@pytest.mark.parametrize("loss", ["auto", "squared_hinge"])
-def test_deterministic_and_thread_independent(loss):
-    X, y = _data(10_000, seed=3)
-    make = lambda n_jobs: GradientBoostingRanker(   # noqa: E731
-        (0.0, 0.1), loss=loss, n_estimators=15, n_iter_no_change=5, random_state=7,
-        n_jobs=n_jobs)
-    one = make(1).fit(X, y).decision_function(X)
-    np.testing.assert_array_equal(make(1).fit(X, y).decision_function(X), one)
-    np.testing.assert_array_equal(make(2).fit(X, y).decision_function(X), one)
-    other = GradientBoostingRanker((0.0, 0.1), loss=loss, n_estimators=15,
-                                   n_iter_no_change=5, random_state=8).fit(X, y)
-    first = make(1).fit(X, y)
-    # the seed draws the validation split
-    assert not np.array_equal(other.validation_history_[other.best_loss_],
-                              first.validation_history_[other.best_loss_])
 
 
 def test_sparse_float32_and_dense_give_the_same_model():
@@ -302,6 +254,9 @@ def test_sparse_float32_and_dense_give_the_same_model():
     ({"operating_fpr": 1.5}, r"operating_fpr must be None or a number in \[0.0, 1.0\]"),
     ({"n_jobs": 0}, "n_jobs must be None or an integer >= 1 or an integer <= -1, got 0"),
     ({"refit": 1}, r"refit must be one of \(True, False\), got 1"),
+    ({"cv": 0}, "cv must be 'auto', an int >= 1 or a splitter"),
+    ({"cv": "loo"}, "cv must be 'auto', an int >= 1 or a splitter"),
+    ({"cv": True}, "cv must be 'auto', an int >= 1 or a splitter"),
 ])
 def test_bad_parameters(params, message):
     X, y = _data(200)
@@ -329,23 +284,20 @@ def test_bad_data():
         model.decision_function(X[:, :3])
 
 
-def test_empty_window_in_either_split_names_both():
-    """61 negatives: 54 in the training split, 7 in the validation split.  A window
-    is empty when n alpha and n beta round to the same integer (eq. (2))."""
+def test_empty_window_names_the_part_and_its_negatives():
+    """A window is empty when n alpha and n beta round to the same integer (eq. (2))."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(101, 3))
     y = np.r_[np.ones(40), np.zeros(61)]
-    # validation: 7 * 3/7 = 3 = 7 * (3/7 + 1e-13) up to rounding; training: 23.14 -> [23, 24]
-    with pytest.raises(ValueError, match=r"selects no negative position .* in the validation "
-                                         r"split: training split 54 negatives, validation "
-                                         r"split 7 negatives"):
-        GradientBoostingRanker((3 / 7, 3 / 7 + 1e-13), early_stopping=True).fit(X, y)
-    # training: 54 * 0.5 = 27 = 54 * (0.5 + 1e-13); validation: 3.5 -> [3, 4]
-    with pytest.raises(ValueError, match=r"selects no negative position .* in the training "
-                                         r"split: training split 54 negatives, validation "
-                                         r"split 7 negatives"):
-        GradientBoostingRanker((0.5, 0.5 + 1e-13), early_stopping=True).fit(X, y)
-    with pytest.raises(ValueError, match="cannot give both the training and the validation"):
+    # all 60 negatives: 30 = 60 * (0.5 + 1e-13) up to rounding
+    with pytest.raises(ValueError, match=r"selects no negative position .* among the 60 "
+                                         r"training negatives"):
+        GradientBoostingRanker((0.5, 0.5 + 1e-13)).fit(X[:-1], y[:-1])
+    # 61 negatives: [30, 31]; a fold's training part of 48 negatives: 24 = 24
+    with pytest.raises(ValueError, match=r"selects no negative position .* among the 48 "
+                                         r"negatives of the training part of fold \d"):
+        GradientBoostingRanker((0.5, 0.5 + 1e-13), cv=5).fit(X, y)
+    with pytest.raises(ValueError, match="the data hold 40 positives and 1 negatives"):
         GradientBoostingRanker(early_stopping=True).fit(X[:41], y[:41])   # one negative
 
 
@@ -370,16 +322,13 @@ def test_a9a_never_worse_than_logloss_lightgbm_or_histgbc():
 
 
 def _logloss_lightgbm_early_stopped(model, X, y):
-    """LightGBM log-loss, same rounds / learning rate / leaves / validation split,
-    stopped on the validation log-loss."""
-    est = GradientBoostingRanker(model.fpr_range, random_state=0, early_stopping=True)
-    _, is_pos, _ = est._validate_training_data(X, y, None)
-    X_tr, pos_tr, X_va, pos_va = est._split(X, is_pos, np.random.RandomState(0), True,
-                                            model.fpr_range)
+    """LightGBM log-loss, same rounds / learning rate / leaves, stopped on the
+    log-loss of a stratified 10 % validation split."""
+    X_tr, X_va, y_tr, y_va = train_test_split(X, y, test_size=0.1, stratify=y, random_state=0)
     return lgb.LGBMClassifier(
         n_estimators=model._rounds(True), learning_rate=model.learning_rate,
         num_leaves=model.num_leaves, verbose=-1, n_jobs=1, random_state=0).fit(
-        X_tr, pos_tr, eval_X=(X_va,), eval_y=(pos_va,),
+        X_tr, y_tr, eval_X=(X_va,), eval_y=(y_va,),
         callbacks=[lgb.early_stopping(model.n_iter_no_change, verbose=False)])
 
 
@@ -399,14 +348,10 @@ def test_make_classification_better_where_it_pays():
 
 @pytest.mark.parametrize("loss, refit", [("exponential", False), ("tight_hinge", False),
                                          ("squared_hinge", True), ("auto", True)])
-def test_threshold_from_training_scores_equals_a_prediction(loss, refit):
-    """Without predicting every tree, the training scores of the threshold are the
-    objective's last scores plus the last tree: the same threshold as a prediction."""
+def test_threshold_is_that_of_the_training_scores(loss, refit):
     X, y = _data(2500, seed=5)
     model = GradientBoostingRanker((0.0, 0.2), loss=loss, n_estimators=30,
                                    early_stopping=refit, refit=refit, n_iter_no_change=5,
                                    random_state=0).fit(X, y)
     scores = model.decision_function(X)
-    expected = GradientBoostingRanker((0.0, 0.2))
-    expected._set_threshold(scores, y == 1, (0.0, 0.2))
-    assert model.threshold_ == pytest.approx(expected.threshold_, rel=1e-12, abs=1e-12)
+    assert model.threshold_ == operating_threshold(scores, y == 1, 0.2)

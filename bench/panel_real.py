@@ -1,0 +1,272 @@
+"""Real-data panel of GradientBoostingRanker against the boosting peers at their defaults.
+
+The sets (issue 25):
+
+* the five small imbalanced KEEL sets of the data folder (``page-blocks0``,
+  ``winequality-red-4``, ``car-good``, ``kr-vs-k-zero-one_vs_draw``,
+  ``abalone-17_vs_7-8-9-10``), 10 repeated stratified 70/30 splits each;
+* ``a9a`` and ``reuters``, their shipped training / test splits;
+* the generators of ``bench/panel_boost.py``: ``mc-issue`` (issue 18's
+  ``make_classification``) and ``hastie-imb``, their fixed splits.
+
+The peers, each at its defaults with one thread: ``lightgbm``
+(``LGBMClassifier()``), ``lightgbm-es`` (LightGBM stopped on the log-loss of a
+stratified 10 % validation split, patience 100, up to 2000 rounds),
+``xgboost`` (``XGBClassifier()``), ``catboost`` (``CatBoostClassifier()``),
+``histgbc`` (``HistGradientBoostingClassifier()``).  pauc's variants
+(``VARIANTS``) are fitted once per window (the window is a parameter).
+
+Windows: [0, 0.05], [0, 0.1], [0.02, 0.05], and [0, 0.01] where the test split
+holds at least 5000 negatives (50 in the window).  Test partial AUC with
+``normalize="range"`` (Narasimhan & Agarwal).
+
+Every (set, split, method) result -- the test pAUC of each window and the fit
+seconds -- is cached as a JSON file under ``--cache``, so the peers are
+measured once and pauc's variants can be iterated on::
+
+    python bench/panel_real.py run --methods peers
+    python bench/panel_real.py run --methods gbm
+    python bench/panel_real.py report --methods gbm catboost xgboost lightgbm lightgbm-es histgbc
+
+``report`` prints mean +- standard deviation over the splits per (set, window)
+cell, the mean over the windows per set, and the number of cells and sets where
+the first method listed is first (ties within 0.0005 count as first).
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+from sklearn.model_selection import StratifiedShuffleSplit, train_test_split
+
+from pauc.metrics import partial_auc
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+DATA = Path("/work/shared/data")
+SMALL = ("page-blocks0", "winequality-red-4", "car-good", "kr-vs-k-zero-one_vs_draw",
+         "abalone-17_vs_7-8-9-10")
+FIXED = ("a9a", "reuters", "mc-issue", "hastie-imb")
+SETS = SMALL + FIXED
+N_SPLITS = 10
+BASE_WINDOWS = ((0.0, 0.05), (0.0, 0.1), (0.02, 0.05))
+NARROW = (0.0, 0.01)
+PEERS = ("lightgbm", "lightgbm-es", "xgboost", "catboost", "histgbc")
+# pauc's variants: GradientBoostingRanker keyword arguments (fpr_range added per window);
+# "_patch": {module: {name: value}} replaces module constants during the fit (to measure
+# another rule before making it the default)
+VARIANTS = {
+    "gbm": {},
+}
+
+
+class _Patched:
+    """Set module constants for the duration of a ``with`` block."""
+
+    def __init__(self, patch):
+        import importlib
+        self.items = [(importlib.import_module(m), k, v) for m, kv in patch.items()
+                      for k, v in kv.items()]
+
+    def __enter__(self):
+        self.saved = [(mod, k, getattr(mod, k)) for mod, k, _ in self.items]
+        for mod, k, v in self.items:
+            setattr(mod, k, v)
+
+    def __exit__(self, *exc):
+        for mod, k, v in self.saved:
+            setattr(mod, k, v)
+
+
+def load(name):
+    """``[(X_train, y_train, X_test, y_test), ...]``: the splits of a set, labels 0/1."""
+    if name in SMALL:
+        X, y = load_svmlight_file(str(DATA / f"{name}.svm.bz2"), zero_based=True)
+        X, y = X.toarray(), (y > 0).astype(int)
+        splitter = StratifiedShuffleSplit(N_SPLITS, test_size=0.3, random_state=0)
+        return [(X[a], y[a], X[b], y[b]) for a, b in splitter.split(X, y)]
+    from panel_boost import problem
+    return [problem(name)]
+
+
+def windows_for(y_test):
+    n_neg = int((y_test == 0).sum())
+    return BASE_WINDOWS + ((NARROW,) if n_neg * NARROW[1] >= 50 else ())
+
+
+def _dense(X):
+    return X.toarray() if hasattr(X, "toarray") else X
+
+
+def _int32_csr(X):
+    """CatBoost reads CSR matrices with int32 indices only."""
+    if not hasattr(X, "tocsr"):
+        return X
+    X = X.tocsr(copy=True)
+    X.indices, X.indptr = X.indices.astype(np.int32), X.indptr.astype(np.int32)
+    return X
+
+
+def peer_scores(method, X, y, Xt, seed):
+    """Test scores of a peer at its defaults, one thread."""
+    if method == "lightgbm":
+        import lightgbm as lgb
+        return lgb.LGBMClassifier(n_jobs=1, verbose=-1, random_state=seed).fit(
+            X, y).predict_proba(Xt)[:, 1]
+    if method == "lightgbm-es":
+        import lightgbm as lgb
+        X_tr, X_va, y_tr, y_va = train_test_split(X, y, test_size=0.1, stratify=y,
+                                                  random_state=seed)
+        model = lgb.LGBMClassifier(n_estimators=2000, n_jobs=1, verbose=-1, random_state=seed)
+        model.fit(X_tr, y_tr, eval_X=(X_va,), eval_y=(y_va,),
+                  callbacks=[lgb.early_stopping(100, verbose=False)])
+        return model.predict_proba(Xt)[:, 1]
+    if method == "xgboost":
+        import xgboost as xgb
+        return xgb.XGBClassifier(n_jobs=1, random_state=seed).fit(X, y).predict_proba(Xt)[:, 1]
+    if method == "catboost":
+        import catboost
+        model = catboost.CatBoostClassifier(thread_count=1, verbose=0, random_seed=seed,
+                                            allow_writing_files=False)
+        return model.fit(_int32_csr(X), y).predict_proba(_int32_csr(Xt))[:, 1]
+    if method == "histgbc":
+        from sklearn.ensemble import HistGradientBoostingClassifier
+        from threadpoolctl import threadpool_limits
+        with threadpool_limits(1):
+            return HistGradientBoostingClassifier(random_state=seed).fit(
+                _dense(X), y).predict_proba(_dense(Xt))[:, 1]
+    raise ValueError(f"unknown peer {method!r}")
+
+
+def run_one(name, k, split, method, cache):
+    path = cache / name / method / f"{k}.json"
+    if path.exists():
+        return
+    X, y, Xt, yt = split
+    windows = windows_for(yt)
+    record = {"pauc": {}, "seconds": {}, "extra": {}}
+    if method in PEERS:
+        start = time.perf_counter()
+        s = peer_scores(method, X, y, Xt, seed=k)
+        record["seconds"]["fit"] = time.perf_counter() - start
+        for w in windows:
+            record["pauc"][str(w)] = partial_auc(yt, s, fpr_range=w)
+    else:
+        from pauc.boost import GradientBoostingRanker
+        params = dict(VARIANTS[method])
+        patch = params.pop("_patch", {})
+        for w in windows:
+            model = GradientBoostingRanker(w, random_state=k, n_jobs=1, **params)
+            start = time.perf_counter()
+            with _Patched(patch):
+                model.fit(X, y)
+            record["seconds"][str(w)] = time.perf_counter() - start
+            record["pauc"][str(w)] = model.score(Xt, yt)
+            record["extra"][str(w)] = _describe(model, Xt, yt, w)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record))
+
+
+def _describe(model, Xt, yt, window):
+    """What the model chose, and each candidate's test pAUC (to replay selection rules)."""
+    out = {"chosen": getattr(model, "best_loss_", None)}
+    results = getattr(model, "cv_results_", None)
+    if results:
+        out["cv"] = {k: v for k, v in results.items() if k in ("candidate", "oof_score",
+                                                               "oof_std_error", "win_share",
+                                                               "rounds")}
+        test_scores = getattr(model, "_candidate_test_scores", None)
+        if test_scores is not None:
+            out["test"] = {c: partial_auc(yt, s, fpr_range=window)
+                           for c, s in test_scores(Xt).items()}
+    return out
+
+
+def run(args):
+    cache = Path(args.cache)
+    methods = [m for spec in args.methods
+               for m in (PEERS if spec == "peers" else (spec,))]
+    for name in args.sets:
+        splits = load(name)
+        if args.max_splits:
+            splits = splits[:args.max_splits]
+        for method in methods:
+            start = time.perf_counter()
+            for k, split in enumerate(splits):
+                run_one(name, k, split, method, cache)
+            print(f"{name:<28} {method:<14} {time.perf_counter() - start:7.1f} s", flush=True)
+
+
+def _results(cache, name, method):
+    files = sorted((cache / name / method).glob("*.json"), key=lambda p: int(p.stem))
+    return [json.loads(p.read_text()) for p in files]
+
+
+def report(args):
+    cache = Path(args.cache)
+    methods = args.methods
+    ours = methods[0]
+    print(f"test pAUC (normalize='range'), mean +- std over the splits; first = best mean "
+          f"(within 0.0005); '{ours}' first-place counts at the bottom")
+    head = f"{'set':<22} {'window':<12} " + " ".join(f"{m[:15]:>15}" for m in methods)
+    print(head)
+    cells_first = n_cells = sets_first = n_sets = 0
+    set_gaps = {}
+    for name in args.sets:
+        res = {m: _results(cache, name, m) for m in methods}
+        n = min(len(r) for r in res.values())
+        if n == 0:
+            continue
+        windows = list(res[methods[0]][0]["pauc"])
+        per_set = {m: [] for m in methods}
+        for w in windows:
+            vals = {m: np.array([r["pauc"][w] for r in res[m][:n]]) for m in methods}
+            means = {m: v.mean() for m, v in vals.items()}
+            best = max(means.values())
+            cells_first += means[ours] >= best - 0.0005
+            n_cells += 1
+            for m in methods:
+                per_set[m].append(means[m])
+            print(f"{name[:22]:<22} {w:<12} " + " ".join(
+                f"{means[m]:7.4f}+-{vals[m].std():.3f}{'*' if means[m] >= best - 0.0005 else ' '}"
+                for m in methods))
+        set_means = {m: np.mean(v) for m, v in per_set.items()}
+        best = max(set_means.values())
+        peer_best = max(v for m, v in set_means.items() if m != ours)
+        set_gaps[name] = set_means[ours] - peer_best
+        sets_first += set_means[ours] >= best - 0.0005
+        n_sets += 1
+        secs = {m: np.mean([sum(r["seconds"].values()) / max(1, len(r["seconds"]))
+                            for r in res[m][:n]]) for m in methods}
+        print(f"{name[:22]:<22} {'mean (' + str(n) + ')':<12} " + " ".join(
+            f"{set_means[m]:7.4f}      {'*' if set_means[m] >= best - 0.0005 else ' '}"
+            for m in methods))
+        print(f"{'':<22} {'fit s':<12} " + " ".join(f"{secs[m]:12.2f}   " for m in methods))
+    print(f"\n'{ours}' first on {cells_first} of {n_cells} (set, window) cells and on "
+          f"{sets_first} of {n_sets} sets (mean over the windows)")
+    print("set mean - best peer: " + ", ".join(f"{k} {v:+.4f}" for k, v in set_gaps.items()))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for command in ("run", "report"):
+        p = sub.add_parser(command)
+        p.add_argument("--cache", default="/work/cache-crossfit/panel")
+        p.add_argument("--sets", nargs="+", default=list(SETS))
+        p.add_argument("--methods", nargs="+",
+                       default=["peers"] if command == "run" else ["gbm", *PEERS])
+        p.add_argument("--max-splits", type=int, default=0)
+    args = parser.parse_args()
+    run(args) if args.command == "run" else report(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The candidate models of GradientBoostingRanker's ``loss="auto"``.
+
+A candidate is a loss, a LightGBM configuration and a stopping rule.  The
+estimator's own parameters (``learning_rate``, ``num_leaves``,
+``min_child_samples``, ``reg_lambda``) make the *base* configuration; the
+*small-tree* configuration is a regularised one for small data: 7 leaves,
+learning rate 0.03, 10 rows per leaf, an L2 penalty of 3 on the leaf values,
+and rows and features subsampled to 80 % per tree.  It carries the strengths
+that let CatBoost's defaults win on small sets (Prokhorenkova et al. 2018:
+oblivious trees of depth 6 -- few, balanced leaves --, a small learning rate
+over many rounds, ``l2_leaf_reg=3``, and the row resampling of its ordered
+boosting) into LightGBM's leaf-wise trees.  The *extra-trees* configuration
+draws one random threshold per feature at each node (Geurts et al. 2006), as
+CatBoost perturbs its split scores (``random_strength``); what each brought on
+the real-data panel is in ``docs/developer/measurements.rst``.
+
+References
+----------
+Geurts, P., Ernst, D. and Wehenkel, L. "Extremely randomized trees." Machine
+Learning 63(1), 2006.
+
+Prokhorenkova, L., Gusev, G., Vorobev, A., Dorogush, A. V. and Gulin, A.
+"CatBoost: unbiased boosting with categorical features." NeurIPS 2018.
+
+Ke, G. et al. "LightGBM: A Highly Efficient Gradient Boosting Decision Tree."
+NIPS 2017.
+"""
+
+from dataclasses import dataclass, field
+
+# LightGBM parameters of the small-tree configuration (module docstring)
+SMALL_TREES = {"num_leaves": 7, "learning_rate": 0.03, "min_data_in_leaf": 10,
+               "lambda_l2": 3.0, "bagging_fraction": 0.8, "bagging_freq": 1,
+               "feature_fraction": 0.8}
+# ... with extremely randomised splits: one random threshold per feature and node
+EXTRA_TREES = dict(SMALL_TREES, extra_trees=True)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One boosted candidate.
+
+    Attributes
+    ----------
+    name : str
+        Its name in ``cv_results_``.
+    loss : str
+        ``"logloss"`` (LightGBM's binary objective) or a window loss of
+        :mod:`pauc.objectives`.
+    rule : {"logloss", "window"}
+        What stops it on a held-out fold: its log-loss, or the window criterion.
+    config : dict
+        LightGBM parameters replacing the base configuration's.
+    """
+
+    name: str
+    loss: str
+    rule: str
+    config: dict = field(default_factory=dict, hash=False)
+
+
+def candidates(loss):
+    """The candidates boosted for the estimator's ``loss``; the first is the
+    reference of the selection.  ``"auto"``: log-loss (base configuration),
+    the window exponential loss, and log-loss with small trees, with exact and
+    with extremely randomised splits.  A named loss:
+    that loss alone, base configuration (log-loss stopped on its log-loss)."""
+    if loss == "auto":
+        return (Candidate("logloss", "logloss", "logloss"),
+                Candidate("exponential", "exponential", "window"),
+                Candidate("logloss-small", "logloss", "logloss", dict(SMALL_TREES)),
+                Candidate("logloss-extra", "logloss", "logloss", dict(EXTRA_TREES)))
+    return (Candidate(loss, loss, "logloss" if loss == "logloss" else "window"),)

@@ -1,0 +1,141 @@
+"""Choosing among the candidates on their pooled out-of-fold scores.
+
+Every candidate's out-of-fold (OOF) scores -- each row scored by the fold model
+that did not see it -- are pooled over the folds, so the window holds every
+training negative instead of a validation split's tenth.  The criterion is the
+partial AUC of the FPR window (``normalize="range"``), averaged with a widened
+window when the window holds fewer than 100 negatives
+(:func:`pauc.boost._stopping.validation_windows`).
+
+* :func:`bootstrap_criteria`: the criterion of every candidate on the same
+  stratified bootstrap resamples of the rows (its spread is the standard
+  error of ``cv_results_``);
+* :func:`select`: the reference (the first candidate) unless another beats it on
+  at least ``confidence`` of the paired resamples; among those, the best;
+* :class:`RankScale`: a candidate's scores as their normalised rank among its
+  OOF scores, so that candidates of different scales can be averaged;
+* :func:`greedy_ensemble`: Caruana et al.'s (2004) forward selection with
+  replacement of the candidates whose averaged normalised ranks maximise the
+  criterion.
+
+References
+----------
+Caruana, R., Niculescu-Mizil, A., Crew, G. and Ksikes, A. "Ensemble Selection
+from Libraries of Models." ICML 2004.
+
+Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing the
+Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
+"""
+
+import numpy as np
+
+from .. import metrics
+
+
+def criterion(is_pos, scores, windows):
+    """Mean partial AUC (``normalize="range"``) of ``scores`` over ``windows``."""
+    return float(np.mean(metrics._window_paucs(is_pos, np.asarray(scores, dtype=np.float64),
+                                               windows)))
+
+
+def bootstrap_criteria(is_pos, score_list, windows, rng, n_rounds):
+    """``(n_rounds, len(score_list))`` criteria on paired bootstrap resamples of
+    the rows, positives and negatives resampled separately (each resample keeps
+    the class counts, so the window holds as many negatives)."""
+    pos_rows, neg_rows = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    out = np.empty((n_rounds, len(score_list)))
+    for b in range(n_rounds):
+        rows = np.concatenate([rng.choice(pos_rows, pos_rows.size),
+                               rng.choice(neg_rows, neg_rows.size)])
+        for k, s in enumerate(score_list):
+            out[b, k] = criterion(is_pos[rows], s[rows], windows)
+    return out
+
+
+def win_shares(boot, reference=0):
+    """Per candidate, the share of resamples on which it beats the reference
+    (ties count one half)."""
+    ref = boot[:, [reference]]
+    return np.mean((boot > ref) + 0.5 * (boot == ref), axis=0)
+
+
+def select(values, boot, confidence, reference=0):
+    """Index of the kept candidate: among the reference and the candidates that
+    beat it on at least ``confidence`` of the resamples, the one of highest
+    ``values`` (the first such on ties)."""
+    shares = win_shares(boot, reference)
+    kept = reference
+    for k in range(len(values)):
+        if k != reference and shares[k] >= confidence and values[k] > values[kept]:
+            kept = k
+    return kept
+
+
+class RankScale:
+    """Monotone map of scores to their normalised rank among reference scores.
+
+    ``RankScale(reference)(s)`` is the mid-rank of ``s`` among the reference
+    scores divided by their number, interpolated linearly between the sorted
+    distinct reference values; beyond them it goes on with a small slope, so
+    that the map stays strictly increasing (the top of the list keeps its
+    order).  Independent of the batch it is applied to.
+    """
+
+    def __init__(self, reference):
+        ref = np.sort(np.asarray(reference, dtype=np.float64).ravel())
+        values, first = np.unique(ref, return_index=True)
+        last = np.append(first[1:], ref.size) - 1
+        self.values = values
+        self.ranks = (first + last + 2) / (2.0 * ref.size)        # mid-ranks / n, in (0, 1]
+        spread = float(values[-1] - values[0]) if values.size > 1 else 1.0
+        self.tail_slope = 1.0 / (ref.size * (spread if spread > 0 else 1.0))
+
+    def __call__(self, scores):
+        scores = np.asarray(scores, dtype=np.float64)
+        inside = np.clip(scores, self.values[0], self.values[-1])
+        return (np.interp(inside, self.values, self.ranks)
+                + self.tail_slope * (scores - inside))
+
+
+def blend(normalized, weights):
+    """The weighted mean of normalised scores (``weights`` summing to one)."""
+    return sum(w * s for w, s in zip(weights, normalized) if w > 0)
+
+
+def greedy_ensemble(normalized, is_pos, windows, max_steps=20):
+    """Caruana et al.'s (2004) ensemble selection: weights over the candidates.
+
+    Starts from the best single candidate and adds, with replacement, the
+    candidate whose addition to the average of normalised ranks gives the
+    highest criterion, for ``max_steps`` steps; returns the weights (counts /
+    steps) of the best ensemble met on the way (the earliest on ties).
+
+    Parameters
+    ----------
+    normalized : list of ndarray
+        Each candidate's normalised OOF scores (:class:`RankScale`).
+    is_pos : ndarray of bool
+    windows : list of (float, float)
+    max_steps : int
+
+    Returns
+    -------
+    weights : ndarray of shape (len(normalized),)
+    value : float
+        The criterion of the returned ensemble.
+    """
+    values = [criterion(is_pos, s, windows) for s in normalized]
+    counts = np.zeros(len(normalized))
+    counts[int(np.argmax(values))] = 1
+    best_value, best_counts = max(values), counts.copy()
+    one = np.eye(len(normalized))
+    for step in range(2, max_steps + 1):
+        # each trial is scored as it would be deployed (blend of the weights), so
+        # that the ties of the averaged ranks are those of the kept model
+        trial = [criterion(is_pos, blend(normalized, (counts + one[k]) / step), windows)
+                 for k in range(len(normalized))]
+        k = int(np.argmax(trial))
+        counts += one[k]
+        if trial[k] > best_value:
+            best_value, best_counts = trial[k], counts.copy()
+    return best_counts / best_counts.sum(), best_value

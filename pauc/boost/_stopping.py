@@ -1,0 +1,127 @@
+"""Early stopping of one candidate on one held-out fold.
+
+The criterion (:class:`ValidationCriterion`) is the mean partial AUC
+(``normalize="range"``, Narasimhan & Agarwal, eq. (2)) over the FPR window and,
+when the held-out rows' window holds fewer than ``VALIDATION_MIN_NEGATIVES``
+negatives, a widened window (:func:`validation_windows`): lower variance, the
+same top of the list.  :class:`Stopping` records it every round and stops on it
+(window losses) or on the held-out log-loss (log-loss candidates).
+
+References
+----------
+Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing the
+Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
+"""
+
+import numpy as np
+
+from .. import metrics
+from .._validation import empirical_indices
+from ._lgb_engine import stop_boosting
+
+# The held-out log-loss counts as improved when it falls by this share of its best
+# value: on separable data it falls forever by ever smaller steps (car-good: 2000
+# rounds of the small-tree configuration where the window pAUC was long flat).
+LOGLOSS_MIN_GAIN = 1e-3
+# A window with fewer held-out negatives is averaged with a widened one.
+VALIDATION_MIN_NEGATIVES = 100
+
+
+def validation_windows(n_neg, fpr_range):
+    """The windows averaged by the criterion for ``n_neg`` held-out negatives:
+    the FPR window alone when it holds at least ``VALIDATION_MIN_NEGATIVES`` of
+    them (or reaches FPR 1), else also ``(alpha, beta')`` with ``beta'`` the FPR
+    of ``floor(n alpha) + 100`` negatives."""
+    alpha, beta = fpr_range
+    j_alpha, j_beta = empirical_indices(n_neg, fpr_range)
+    if j_beta - j_alpha >= VALIDATION_MIN_NEGATIVES or beta >= 1.0:
+        return [fpr_range]
+    wide = min(1.0, (j_alpha + VALIDATION_MIN_NEGATIVES) / n_neg)
+    return [fpr_range, (alpha, wide)] if wide > beta else [fpr_range]
+
+
+class ValidationCriterion:
+    """Mean partial AUC over ``windows`` of the held-out rows ``is_pos``; also
+    LightGBM's ``feval`` (the labels are checked once here, not every round)."""
+
+    def __init__(self, windows, is_pos):
+        self.windows = windows
+        self.is_pos = np.ascontiguousarray(is_pos, dtype=np.bool_)
+        self.name = "+".join(f"pauc[{a:g},{b:g}]" for a, b in windows)
+
+    def value(self, is_pos, scores):
+        scores = np.asarray(scores, dtype=np.float64).ravel()
+        return float(np.mean(metrics._window_paucs(is_pos, scores, self.windows)))
+
+    def __call__(self, preds, data):
+        return self.name, self.value(self.is_pos, preds), True
+
+
+def middle_of_stretch(end, width):
+    """The kept round (1-based) of a best trailing stretch ending at round
+    ``end`` (0-based): its middle.  A stretch that ends before ``width``
+    rounds holds rounds ``0 .. end`` only, so its middle is ``end // 2``."""
+    start = max(0, end - width + 1)
+    return (start + end) // 2 + 1
+
+
+class Stopping:
+    """LightGBM callback: record the criterion every round, stop on it or on log-loss.
+
+    ``rule="window"``: the criterion averaged over the last ``width`` rounds
+    (a trailing mean, so that one lucky round -- a fold's window holds few
+    negatives and its pAUC jumps by whole positives -- neither stops the
+    boosting nor becomes the kept model); the kept round is the middle of the
+    best stretch (:func:`middle_of_stretch`).  ``rule="logloss"``: the round of
+    least held-out log-loss (LightGBM's ``binary_logloss``), a new least only when
+    it falls by ``LOGLOSS_MIN_GAIN`` of the best so far.  Boosting stops
+    once the rule has not improved for ``patience`` rounds.
+
+    Attributes
+    ----------
+    history : list of float
+        The criterion after every round (none recorded when ``criterion_name``
+        is None: a log-loss rule does not need it).
+    best_round : int
+        The kept number of rounds (1-based).
+    best : float
+        The criterion at the kept stretch (its trailing mean) or round.
+    """
+
+    order = 30      # after LightGBM's own callbacks
+
+    def __init__(self, criterion_name, rule, patience, width):
+        self.criterion_name, self.rule = criterion_name, rule
+        self.patience, self.width = patience, width
+        self.history = []
+        self._best, self._best_end = -np.inf, 0
+        self._loss_best, self._loss_end = np.inf, 0
+
+    @property
+    def best_round(self):
+        if self.rule == "logloss":
+            return self._loss_end + 1
+        return middle_of_stretch(self._best_end, self.width)
+
+    @property
+    def best(self):
+        if self.rule == "logloss":
+            return self.history[self._loss_end] if self.history else np.nan
+        return self._best
+
+    def __call__(self, env):
+        results = {r[1]: r[2] for r in env.evaluation_result_list}
+        t = env.iteration - env.begin_iteration
+        if self.criterion_name is not None:
+            self.history.append(results[self.criterion_name])
+        if self.rule == "logloss":
+            if results["binary_logloss"] < self._loss_best * (1.0 - LOGLOSS_MIN_GAIN):
+                self._loss_best, self._loss_end = results["binary_logloss"], t
+            done = t - self._loss_end >= self.patience
+        else:
+            mean = float(np.mean(self.history[max(0, t + 1 - self.width):]))
+            if mean > self._best:
+                self._best, self._best_end = mean, t
+            done = t - self._best_end >= self.patience
+        if done:
+            stop_boosting(self.best_round)

@@ -1,0 +1,273 @@
+"""GradientBoostingRanker's cross-fitting, out-of-fold selection, fold bagging, and
+the fixes of issue 25's hostile pass."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.datasets import make_classification
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import StratifiedKFold
+
+from pauc.boost import GradientBoostingRanker
+from pauc.boost._crossfit import auto_n_folds
+from pauc.boost._selection import (RankScale, blend, criterion, greedy_ensemble, select,
+                                   win_shares)
+from pauc.boost._stopping import Stopping, middle_of_stretch
+from pauc.metrics import partial_auc
+
+
+def _data(n=3000, seed=0, **kwargs):
+    params = dict(n_features=10, n_informative=5, weights=[0.8], random_state=seed)
+    params.update(kwargs)
+    return make_classification(n, **params)
+
+
+# ------------------------------------------------------------ out-of-fold scores
+
+def test_out_of_fold_scores_come_from_models_that_never_saw_the_row():
+    """Random labels, trees that memorise (31 leaves of one row): a model scores
+    its own training rows well and unseen rows at chance.  The out-of-fold AUC
+    stays at chance; a fold model that had seen its held-out rows (a leak) would
+    score them like the training rows."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(800, 5))
+    y = rng.random(800) < 0.3
+    model = GradientBoostingRanker(loss="logloss", n_estimators=30, n_iter_no_change=40,
+                                   min_child_samples=1, learning_rate=0.5, cv=4,
+                                   random_state=0).fit(X, y)
+    oof = model.oof_scores_["logloss"]
+    assert not np.isnan(oof).any()
+    assert roc_auc_score(y, model.decision_function(X)) > 0.7       # it memorises
+    assert abs(roc_auc_score(y, oof) - 0.5) < 0.08                  # the OOF rows are unseen
+
+
+def test_out_of_fold_scores_are_the_fold_models_predictions():
+    X, y = _data(1500)
+    splitter = StratifiedKFold(3, shuffle=True, random_state=1)
+    model = GradientBoostingRanker((0.0, 0.2), n_estimators=40, n_iter_no_change=10,
+                                   cv=splitter, random_state=0).fit(X, y)
+    assert model.n_splits_ == 3
+    for name in ("logloss", "exponential", "logloss-small"):
+        boosters, rounds = model._candidates[name]
+        for (_, held_out), booster, n in zip(splitter.split(X, y), boosters, rounds):
+            np.testing.assert_allclose(
+                model.oof_scores_[name][held_out],
+                booster.predict(X[held_out], raw_score=True, num_iteration=n), rtol=1e-12)
+        # and the pooled criterion of cv_results_ is theirs
+        k = model.cv_results_["candidate"].index(name)
+        assert model.cv_results_["oof_score"][k] == pytest.approx(np.mean(
+            [partial_auc(y, model.oof_scores_[name], fpr_range=w)
+             for w in model.validation_windows_]))
+
+
+def test_fold_bagged_scores_are_the_mean_of_the_fold_models():
+    X, y = _data(1500, seed=2)
+    model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=40,
+                                   n_iter_no_change=10, cv=3, random_state=0).fit(X, y)
+    (name, weight, boosters, rounds), = model.members_
+    assert (name, weight, len(boosters)) == ("exponential", 1.0, 3)
+    expected = np.mean([b.predict(X, raw_score=True, num_iteration=n)
+                        for b, n in zip(boosters, rounds)], axis=0)
+    np.testing.assert_allclose(model.decision_function(X), expected, rtol=1e-12)
+    refit = clone(model).set_params(refit=True).fit(X, y)
+    (_, _, boosters, rounds), = refit.members_
+    assert len(boosters) == 1 and rounds[0] == max(1, int(round(np.mean(
+        model.cv_results_["rounds"][0]))))
+
+
+@pytest.mark.parametrize("loss", ["auto", "squared_hinge"])
+def test_same_seed_same_scores_and_n_jobs_independent(loss):
+    X, y = _data(3000, seed=3)
+    make = lambda n_jobs, seed=7: GradientBoostingRanker(   # noqa: E731
+        (0.0, 0.1), loss=loss, n_estimators=30, n_iter_no_change=8, random_state=seed,
+        n_jobs=n_jobs)
+    one = make(1).fit(X, y)
+    np.testing.assert_array_equal(make(1).fit(X, y).decision_function(X),
+                                  one.decision_function(X))
+    two = make(2).fit(X, y)
+    np.testing.assert_array_equal(two.decision_function(X), one.decision_function(X))
+    assert two.cv_results_ == one.cv_results_
+    other = make(1, seed=8).fit(X, y)
+    assert not np.array_equal(other.decision_function(X), one.decision_function(X))
+
+
+def test_pickle_and_clone_keep_the_bagged_model():
+    X, y = _data(1200)
+    model = GradientBoostingRanker((0.0, 0.2), n_estimators=20, n_iter_no_change=5,
+                                   random_state=0).fit(X, y)
+    again = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(again.decision_function(X), model.decision_function(X))
+    np.testing.assert_array_equal(again.predict(X), model.predict(X))
+    twin = clone(model)
+    assert twin.get_params() == model.get_params() and not hasattr(twin, "members_")
+
+
+def test_cv_auto_picks_the_folds_from_the_data():
+    # big enough window and positives: one validation split
+    assert auto_n_folds(20_000, 200_000, (0.0, 0.1), 0.1) == 1
+    assert auto_n_folds(500, 5000, (0.0, 0.1), 0.1) == 5
+    assert auto_n_folds(3000, 27_000, (0.0, 0.1), 0.1) == 3
+    assert auto_n_folds(3, 2997, (0.0, 0.1), 0.1) == 3          # never more than positives
+    X, y = _data(1000)
+    model = GradientBoostingRanker((0.0, 0.1), n_estimators=5, random_state=0).fit(X, y)
+    assert model.n_splits_ == 5 and len(model.cv_results_["rounds"][0]) == 5
+
+
+# ------------------------------------------------------------------- selection
+
+def test_select_keeps_the_best_candidate_clearing_the_bar_not_the_last():
+    """Two candidates clear the bootstrap bar; the better one is kept (a planted
+    bug keeping the last one survived the suite before)."""
+    values = [0.50, 0.70, 0.60]
+    boot = np.array([[0.5, 0.7, 0.6]] * 90 + [[0.5, 0.4, 0.4]] * 10)
+    assert list(win_shares(boot)) == [0.5, 0.9, 0.9]
+    assert select(values, boot, confidence=0.84) == 1
+    # the best misses the bar: the other one
+    boot[:20, 1] = 0.3
+    assert select(values, boot, confidence=0.84) == 2
+    # nobody clears it: the reference
+    assert select(values, boot, confidence=0.95) == 0
+
+
+def test_kept_candidate_is_the_best_eligible_one():
+    X, y = _data(2000, seed=4)
+    model = GradientBoostingRanker((0.0, 0.1), n_estimators=60, n_iter_no_change=10,
+                                   random_state=0).fit(X, y)
+    res = model.cv_results_
+    eligible = [k for k in range(len(res["candidate"]))
+                if k == 0 or res["win_share"][k] >= 0.84]
+    best = max(eligible, key=lambda k: (res["oof_score"][k], -k))
+    assert res["selected"].index(True) == best
+    assert model.selected_ == res["candidate"][best]
+    assert set(res) == {"candidate", "oof_score", "oof_std_error", "win_share", "rounds",
+                        "weights", "selected"}
+    assert all(0 < se < 0.1 for se in res["oof_std_error"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=30),
+       st.lists(st.floats(-20, 20), min_size=1, max_size=30))
+def test_rank_scale_is_strictly_increasing_beyond_the_reference(reference, scores):
+    scale = RankScale(np.array(reference, dtype=float))
+    s = np.sort(np.round(scores, 3))           # distinct scores a float step apart or more
+    u = scale(s)
+    assert np.all(np.diff(u)[np.diff(s) > 0] > 0)
+    assert np.all((u > 0) | (s < min(reference)))
+    # a reference score maps to its mid-rank
+    r = np.array(reference, dtype=float)
+    for v in np.unique(r):
+        assert scale(np.array([v]))[0] == pytest.approx(
+            ((r < v).sum() + 0.5 * ((r == v).sum() + 1)) / r.size)
+
+
+def test_greedy_ensemble_returns_the_weights_of_its_value():
+    rng = np.random.default_rng(0)
+    is_pos = rng.random(400) < 0.2
+    signal = is_pos + rng.normal(size=400)
+    normalized = [RankScale(s)(s) for s in
+                  (signal + rng.normal(size=400), signal + rng.normal(size=400),
+                   rng.normal(size=400))]
+    windows = [(0.0, 0.2)]
+    weights, value = greedy_ensemble(normalized, is_pos, windows, max_steps=10)
+    assert weights.sum() == pytest.approx(1.0)
+    assert value == pytest.approx(criterion(is_pos, blend(normalized, weights), windows))
+    assert value >= max(criterion(is_pos, s, windows) for s in normalized)
+
+
+# --------------------------------------------------------- hostile-pass fixes
+
+class _Env:
+    def __init__(self, t, value):
+        self.iteration, self.begin_iteration = t, 0
+        self.evaluation_result_list = [("validation", "pauc", value, True),
+                                       ("validation", "binary_logloss", -value, False)]
+
+
+def test_window_stopping_keeps_the_middle_of_an_early_best_stretch():
+    """Peak at round 6, width 25: the kept round is the middle of rounds 1..6,
+    not round 1 (the old rule subtracted half the width from the stretch's end)."""
+    assert middle_of_stretch(5, 25) == 3
+    assert middle_of_stretch(99, 25) == 100 - 12
+    stopping = Stopping("pauc", "window", patience=100, width=25)
+    curve = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95] + [0.1] * 200
+    with pytest.raises(Exception):
+        for t, v in enumerate(curve):
+            stopping(_Env(t, v))
+    assert stopping.best_round == 3
+    # log-loss: the round of least held-out log-loss (here the top of the curve)
+    stopping = Stopping("pauc", "logloss", patience=5, width=25)
+    with pytest.raises(Exception):
+        for t, v in enumerate(curve):
+            stopping(_Env(t, v))
+    assert stopping.best_round == 6
+
+
+def test_ten_rounds_keep_more_than_one():
+    X, y = _data(2000, seed=6)
+    model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=10,
+                                   learning_rate=0.3, random_state=0).fit(X, y)
+    rounds = model.cv_results_["rounds"][0]
+    assert max(rounds) > 1
+
+
+def test_few_positives_get_one_per_fold():
+    """3 positives among 3000 rows: 3 folds, one positive held out in each (a 10 %
+    split got none and the kernel raised)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 4))
+    y = np.zeros(3000, dtype=int)
+    y[[10, 500, 2000]] = 1
+    X[y == 1] += 2.0
+    model = GradientBoostingRanker((0.0, 0.1), n_estimators=20, n_iter_no_change=5,
+                                   random_state=0).fit(X, y)
+    assert model.n_splits_ == 3
+    assert not np.isnan(model.oof_scores_["logloss"]).any()
+
+
+def test_a_part_without_positives_is_named_with_its_counts():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 4))
+    y = (np.arange(3000) < 30).astype(int)
+    with pytest.raises(ValueError, match=r"fold 0 of cv=1: its training part holds 0 "
+                                         r"positives and 3 negatives"):
+        GradientBoostingRanker(cv=1, validation_fraction=0.999).fit(X, y)
+    with pytest.raises(ValueError, match="cv=50 folds need at least 50 rows of each class"):
+        GradientBoostingRanker(cv=50).fit(X, y)
+
+
+@pytest.mark.parametrize("loss", ["auto", "exponential", "tight_hinge"])
+def test_constant_features_warn_and_give_constant_scores(loss):
+    X = np.zeros((300, 3))
+    y = (np.arange(300) < 30).astype(int)
+    with pytest.warns(UserWarning, match="no feature of X takes two values"):
+        model = GradientBoostingRanker((0.0, 0.1), loss=loss, random_state=0).fit(X, y)
+    s = model.decision_function(X)
+    assert np.all(s == s[0])
+    # one tie rule: constant scores at an operating FPR of 0.1 predict every row negative
+    assert not model.predict(X).any()
+
+
+def test_predict_never_overshoots_the_operating_fpr_on_tied_scores():
+    """A binary feature: two distinct scores.  At beta = 0.1 the training FPR stays
+    at or below 0.1 (it was 0.395: the tie block was admitted whole)."""
+    rng = np.random.default_rng(0)
+    x = rng.random(4000) < 0.4
+    y = np.where(x, rng.random(4000) < 0.3, rng.random(4000) < 0.05).astype(int)
+    model = GradientBoostingRanker((0.0, 0.1), loss="logloss", early_stopping=False,
+                                   n_estimators=20, random_state=0).fit(x[:, None] * 1.0, y)
+    fpr = np.mean(model.predict(x[:, None] * 1.0)[y == 0] == 1)
+    assert fpr <= 0.1
+
+
+def test_no_deep_copy_side_channel():
+    """lgb.train deep-copies its params: the objective is an ordinary object now."""
+    import copy
+
+    from pauc.objectives import window_objective
+    objective = window_objective(np.r_[np.ones(5), np.zeros(20)], (0.0, 0.5))
+    assert copy.deepcopy(objective) is not objective
