@@ -111,6 +111,13 @@ cdef void scatter_draws(Xoshiro* g, const int[:, ::1] run_of_slot, int[::1] run_
     draw counts once in the run holding its slot, for every score vector (and,
     with ``record``, in ``slot_counts``)."""
     cdef Py_ssize_t d, s, slot, n_scores = run_of_slot.shape[0]
+    cdef const int[::1] runs_of_first
+    if n_scores == 1 and not record:
+        # the common case, without the loops' bookkeeping
+        runs_of_first = run_of_slot[0]
+        for d in range(n_draws):
+            run_counts[runs_of_first[start + <Py_ssize_t>bounded_uint32(g, <uint32_t>size)]] += 1
+        return
     for d in range(n_draws):
         slot = start + <Py_ssize_t>bounded_uint32(g, <uint32_t>size)
         for s in range(n_scores):
