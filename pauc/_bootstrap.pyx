@@ -112,18 +112,25 @@ cdef void scatter_draws(Xoshiro* g, const int[:, ::1] run_of_slot, int[::1] run_
     with ``record``, in ``slot_counts``)."""
     cdef Py_ssize_t d, s, slot, n_scores = run_of_slot.shape[0]
     cdef const int[::1] runs_of_first
+    cdef Xoshiro local
     if n_scores == 1 and not record:
-        # the common case, without the loops' bookkeeping
+        # the common case, without the loops' bookkeeping; the generator in a local
+        # copy, which the counts' stores cannot alias (it stays in registers)
         runs_of_first = run_of_slot[0]
+        local = g[0]
         for d in range(n_draws):
-            run_counts[runs_of_first[start + <Py_ssize_t>bounded_uint32(g, <uint32_t>size)]] += 1
+            run_counts[runs_of_first[start + <Py_ssize_t>bounded_uint32(&local,
+                                                                        <uint32_t>size)]] += 1
+        g[0] = local
         return
+    local = g[0]
     for d in range(n_draws):
-        slot = start + <Py_ssize_t>bounded_uint32(g, <uint32_t>size)
+        slot = start + <Py_ssize_t>bounded_uint32(&local, <uint32_t>size)
         for s in range(n_scores):
             run_counts[run_of_slot[s, slot]] += 1
         if record:
             slot_counts[slot] += 1
+    g[0] = local
 
 
 cdef double walk(const double[::1] pos, const long long[::1] pos_slot,
