@@ -21,15 +21,18 @@ prefix is Binomial(N, k/N) (drawn by numpy, before the call), and given
 ``K`` the draws are uniform over the prefix.  When a resample's walk runs out
 of the prefix (``K`` fell short of β·n, a 6-sigma event by the prefix's
 choice) the remaining ``N - K`` draws are spread uniformly over the rest of
-the class and the walk is redone: still exact.  A resample so costs
-O(k_pos + k_neg), not O(m + n).
+the class and the walk is redone: still exact (when the caller laid out only
+the prefix, the block stops there instead and is resumed on the complete
+layout, :mod:`pauc._resampling`).  A resample so costs O(k_pos + k_neg), not
+O(m + n).
 
 Speed.  Per resample the work is the draws (one uniform integer each) and a
 walk whose merge of the two classes was done **once**: the sorted classes are
 cut into *runs* of the merged order (a maximal stretch of positives only, of
 negatives only, or one group of tied scores holding both), each a straight
-piece of every resampled ROC curve, so a resample sums the multiplicities
-over each run's range (a branch-free loop) and adds one segment per run.
+piece of every resampled ROC curve.  Each draw is counted straight into the
+run holding its row (one table look-up), and the walk adds one segment per
+run.
 Segments inside the window and above the TPR floor add exact integer counts
 (twice the area times ``m n``); only the few that straddle an end of the
 window or the floor are clipped in floating point.  The area so equals that
