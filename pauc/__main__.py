@@ -227,6 +227,8 @@ def compare(args, out=None, err=None):
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     fpr_range = check_fpr_range(args.fpr_range, name="--fpr-range")
+    if args.ci and args.resamples < 1:
+        raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
     if args.plot:
         _check_plot_path(args.plot)
     X, y, X_test, y_test = load_data(args)
@@ -296,8 +298,6 @@ def _add_intervals(rows, y_test, test_scores, fpr_range, args):
     """Add to each row its test pAUC's bootstrap interval and AUC's DeLong interval,
     and its pAUC difference to the best method with the paired bootstrap's p-value
     (the same resamples for both). Returns the notes to print under the table."""
-    if args.resamples < 1:
-        raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
     best = _best_method(rows)
     notes = []
     with warnings.catch_warnings(record=True) as caught:
