@@ -249,6 +249,8 @@ def compare(args, out=None, err=None):
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     fpr_range = check_fpr_range(args.fpr_range, name="--fpr-range")
+    if args.ci and args.resamples < 1:
+        raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
     if args.plot:
         _check_plot_path(args.plot)
     X, y, X_test, y_test = load_data(args)
@@ -296,6 +298,8 @@ def compare(args, out=None, err=None):
         out.write("\n")
     else:
         _print_table(rows, fpr_range, out)
+        if ci_notes:
+            print(file=out)
         for note in ci_notes:
             print(note, file=out)
     return rows
@@ -316,8 +320,6 @@ def _add_intervals(rows, y_test, test_scores, fpr_range, args):
     """Add to each row its test pAUC's bootstrap interval and AUC's DeLong interval,
     and its pAUC difference to the best method with the paired bootstrap's p-value
     (the same resamples for both). Returns the notes to print under the table."""
-    if args.resamples < 1:
-        raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
     best = _best_method(rows)
     notes = []
     with warnings.catch_warnings(record=True) as caught:
@@ -361,8 +363,8 @@ def _print_table(rows, fpr_range, out):
     a, b = fpr_range
     with_ci = bool(rows) and "test_pauc_ci" in rows[0]
     ci_header = f" {'pAUC 95% CI':>17} {'diff':>8} {'p':>7}" if with_ci else ""
-    header = (f"{'method':<14} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15}{ci_header} "
-              f"{f'TPR@{b:g}':>9}  {'note':<24}  parameters")
+    header = (f"{'method':<14} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15} "
+              f"{f'TPR@{b:g}':>9}{ci_header}  {'note':<24}  parameters")
     print(header, file=out)
     print("-" * len(header), file=out)
     notes = []
@@ -385,7 +387,7 @@ def _print_table(rows, fpr_range, out):
             ci = (f" {f'[{low:.4f}, {high:.4f}]':>17} {r['pauc_diff_to_best']:>+8.4f} "
                   f"{_pvalue_text(p):>7}")
         print(f"{r['method']:<14} {r['fit_seconds']:>8.2f} {r['test_auc']:>7.4f} "
-              f"{r['test_pauc']:>15.4f}{ci} {r['tpr_at_beta']:>9.4f}  {note:<24}  {params}",
+              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}{ci}  {note:<24}  {params}",
               file=out)
     if notes:
         print(file=out)

@@ -21,15 +21,18 @@ prefix is Binomial(N, k/N) (drawn by numpy, before the call), and given
 ``K`` the draws are uniform over the prefix.  When a resample's walk runs out
 of the prefix (``K`` fell short of β·n, a 6-sigma event by the prefix's
 choice) the remaining ``N - K`` draws are spread uniformly over the rest of
-the class and the walk is redone: still exact.  A resample so costs
-O(k_pos + k_neg), not O(m + n).
+the class and the walk is redone: still exact (when the caller laid out only
+the prefix, the block stops there instead and is resumed on the complete
+layout, :mod:`pauc._resampling`).  A resample so costs O(k_pos + k_neg), not
+O(m + n).
 
 Speed.  Per resample the work is the draws (one uniform integer each) and a
 walk whose merge of the two classes was done **once**: the sorted classes are
 cut into *runs* of the merged order (a maximal stretch of positives only, of
 negatives only, or one group of tied scores holding both), each a straight
-piece of every resampled ROC curve, so a resample sums the multiplicities
-over each run's range (a branch-free loop) and adds one segment per run.
+piece of every resampled ROC curve.  Each draw is counted straight into the
+run holding its row (one table look-up), and the walk adds one segment per
+run.
 Segments inside the window and above the TPR floor add exact integer counts
 (twice the area times ``m n``); only the few that straddle an end of the
 window or the floor are clipped in floating point.  The area so equals that
@@ -111,12 +114,26 @@ cdef void scatter_draws(Xoshiro* g, const int[:, ::1] run_of_slot, int[::1] run_
     draw counts once in the run holding its slot, for every score vector (and,
     with ``record``, in ``slot_counts``)."""
     cdef Py_ssize_t d, s, slot, n_scores = run_of_slot.shape[0]
+    cdef const int[::1] runs_of_first
+    cdef Xoshiro local
+    if n_scores == 1 and not record:
+        # the common case, without the loops' bookkeeping; the generator in a local
+        # copy, which the counts' stores cannot alias (it stays in registers)
+        runs_of_first = run_of_slot[0]
+        local = g[0]
+        for d in range(n_draws):
+            run_counts[runs_of_first[start + <Py_ssize_t>bounded_uint32(&local,
+                                                                        <uint32_t>size)]] += 1
+        g[0] = local
+        return
+    local = g[0]
     for d in range(n_draws):
-        slot = start + <Py_ssize_t>bounded_uint32(g, <uint32_t>size)
+        slot = start + <Py_ssize_t>bounded_uint32(&local, <uint32_t>size)
         for s in range(n_scores):
             run_counts[run_of_slot[s, slot]] += 1
         if record:
             slot_counts[slot] += 1
+    g[0] = local
 
 
 cdef double walk(const double[::1] pos, const long long[::1] pos_slot,

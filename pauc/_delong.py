@@ -107,7 +107,15 @@ def delong_covariance(v10, v01):
 
 
 def delong_variance(is_pos, score):
-    """``(auc, variance)`` of one score vector: one sort per class, two merges."""
-    v10, v01, auc = placement_values(is_pos, score)
-    m, n = v10.shape[0], v01.shape[0]
-    return auc, float(np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n)
+    """``(auc, variance)`` of one score vector: one sort per class, then the AUC's
+    merge and one merge per class summing the placements' squared deviations
+    (no placement array is stored; the AUC is their mean, so the sums are
+    centred exactly)."""
+    pos, neg = _ranking.split_by_label(score, is_pos)
+    m, n = pos.shape[0], neg.shape[0]
+    _check_sizes(m, n)
+    pos.sort()
+    neg.sort()
+    auc = _ranking.partial_area(pos, neg, 0.0, 1.0, 0.0, tp_total=float(m), fp_total=float(n))
+    s10, s01 = _ranking.placement_deviations(pos, neg, auc)
+    return auc, s10 / ((m - 1) * m) + s01 / ((n - 1) * n)

@@ -113,7 +113,8 @@ def plot_roc_band(y_true, y_score, *, fpr_range=(0.0, 0.1), ax=None, label=None,
     confidence_level, n_resamples, n_points, random_state, n_jobs, pos_label
         As in :func:`pauc.metrics.roc_confidence_band`.
     color : matplotlib color, default=None
-        The band's color (default: grey).
+        The band's color (default: that of the curve labelled ``label`` by
+        :func:`plot_roc` on ``ax``, else grey).
 
     Returns
     -------
@@ -134,8 +135,13 @@ def plot_roc_band(y_true, y_score, *, fpr_range=(0.0, 0.1), ax=None, label=None,
         _, ax = plt.subplots(figsize=(6.4, 5.6))
     text = f"{100 * confidence_level:g}% bootstrap band"
     text = f"{label}: {text}" if label else text
+    if color is None:
+        # plot_roc labels each curve "<name>: AUC ..., pAUC ..."
+        curves = [line for line in ax.get_lines()
+                  if label and str(line.get_label()).startswith(f"{label}: ")]
+        color = curves[0].get_color() if curves else "0.3"
     for k, axes in enumerate([ax] + list(ax.child_axes)):
-        axes.fill_between(band.fpr, band.low, band.high, color=color or "0.3", alpha=0.25,
+        axes.fill_between(band.fpr, band.low, band.high, color=color, alpha=0.25,
                           lw=0, label=text if k == 0 else None, zorder=0)
     ax.legend(loc="lower right", fontsize="small")
     return ax

@@ -80,7 +80,13 @@ def test_no_ci(svmlight, capsys):
     assert "pAUC 95% CI" not in out
 
 
-def test_bad_resamples_is_a_usage_error(svmlight, capsys):
+def test_bad_resamples_is_a_usage_error_before_fitting(svmlight, capsys, monkeypatch):
+    import pauc.__main__ as cli
+
+    def no_fit(*args, **kwargs):
+        raise AssertionError("fitted before the input was checked")
+
+    monkeypatch.setattr(cli, "_fit", no_fit)
     assert main(["compare", "--data", str(svmlight), "--methods", "logreg", "--quiet",
                  "--resamples", "0"]) == 2
     assert "--resamples" in capsys.readouterr().err
