@@ -24,10 +24,10 @@ def _data(seed=0, n=200, d=5):
 
 
 def test_rows_of_the_table():
-    assert loss_names() == ("tight", "naive", "hinge", "exponential", "squared_hinge",
+    assert loss_names() == ("exponential", "squared_hinge", "tight", "naive", "hinge",
                             "logloss")
     assert surrogate_names() == ("tight", "naive", "hinge")
-    assert loss_names("hessian") == ("tight", "exponential", "squared_hinge", "logloss")
+    assert loss_names("hessian") == ("exponential", "squared_hinge", "tight", "logloss")
     assert loss_names("chunked") == ("tight", "hinge")
     for name, row in LOSSES.items():
         assert row.name == name
