@@ -152,8 +152,18 @@ def _logloss(scores, is_pos, n_pos, j_alpha, j_beta, grad, hess, scale=1.0, curv
     return _window.logloss(scores, is_pos, grad, hess, scale=scale)
 
 
-#: The table: name -> row.  Tests add rows with ``monkeypatch.setitem``.
+#: The table: name -> row, in the order the readers list them (boosting's losses first,
+#: as GradientBoostingRanker has always listed them).  Tests add rows with
+#: ``monkeypatch.setitem``.
 LOSSES = {row.name: row for row in [
+    Loss("exponential", None, _window.exponential, convex=True, solver=None, chunked=False,
+         window=True,
+         equations="RankBoost's pairwise loss (Freund et al. 2003) over the window's pairs",
+         summary="exp(-(s_i - s_j)) over the window's pairs; factorises, O(n)"),
+    Loss("squared_hinge", None, _window.squared_hinge, convex=True, solver=None,
+         chunked=False, window=True,
+         equations="max(0, 1 - (s_i - s_j))^2 over the window's pairs",
+         summary="the squared pairwise hinge over the window's pairs"),
     Loss("tight", _structural.tight_cut, _window.tight_hinge, convex=True,
          solver="cutting_plane", chunked=True, window=True, aliases=("tight_hinge",),
          equations="eq. (14) for alpha = 0, eq. (18); Algorithms 2 and 3",
@@ -168,14 +178,6 @@ LOSSES = {row.name: row for row in [
          window=True,
          equations="eq. (9), (10); Section 6, Algorithm 4",
          summary="the pairwise hinge loss over the window's negatives (SVM_pAUC^dc)"),
-    Loss("exponential", None, _window.exponential, convex=True, solver=None, chunked=False,
-         window=True,
-         equations="RankBoost's pairwise loss (Freund et al. 2003) over the window's pairs",
-         summary="exp(-(s_i - s_j)) over the window's pairs; factorises, O(n)"),
-    Loss("squared_hinge", None, _window.squared_hinge, convex=True, solver=None,
-         chunked=False, window=True,
-         equations="max(0, 1 - (s_i - s_j))^2 over the window's pairs",
-         summary="the squared pairwise hinge over the window's pairs"),
     Loss("logloss", None, _logloss, convex=True, solver=None, chunked=False, window=False,
          equations="the binary cross-entropy (no window)",
          summary="the pointwise log-loss, the usual baseline"),
@@ -220,10 +222,9 @@ def loss_row(name, capability=None, *, what="loss", error=ValueError):
     but does not serve ``capability``.  ``what`` names the parameter in messages.
     """
     row = _resolve(name)
-    allowed = loss_names(capability)
     if row is None:
-        raise ValueError(f"{what} must be one of {allowed}, got {name!r}")
+        raise ValueError(f"{what} must be one of {loss_names(capability)}, got {name!r}")
     if capability is not None and not row.has(capability):
         raise error(f"{what}={name!r} cannot be used here: {CAPABILITIES[capability][1]}; "
-                    f"the losses that can: {allowed}")
+                    f"the losses that can: {loss_names(capability)}")
     return row

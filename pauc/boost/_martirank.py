@@ -153,9 +153,9 @@ class MartiRank(BaseRanker, ClassifierMixin, BaseEstimator):
     >>> from sklearn.datasets import make_classification
     >>> from pauc.boost import MartiRank
     >>> X, y = make_classification(600, n_features=8, weights=[0.8], random_state=0)
-    >>> model = MartiRank().fit(X[:400], y[:400])
+    >>> model = MartiRank(random_state=0).fit(X[:400], y[:400])
     >>> round(model.score(X[400:], y[400:]), 2)      # test AUC
-    0.97
+    0.98
     """
 
     _parameter_constraints = {

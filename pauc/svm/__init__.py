@@ -1,15 +1,15 @@
 """Structural SVMs for the AUC and the partial AUC (Narasimhan & Agarwal, 2017).
 
-:class:`AUCSVM` and :class:`PartialAUCSVM` (with ``C`` chosen by cross-validation over
-a warm-started path: :class:`AUCSVMCV`, :class:`PartialAUCSVMCV`) fit linear scoring functions by the
-cutting-plane method (:class:`CuttingPlaneSolver`) with the most-violated-
-constraint searches of :mod:`pauc.svm.oracles`.  The package's layout is
-described in the developer guide: one surrogate table (``_surrogates.py``),
-the Cython searches (``_oracles.pyx``, contract in ``_oracles.pxd``), the data
-as a design (``_design.py``), the solver (``_cutting_plane.py``,
-``_master.py``), CCCP (``_dc.py``), the coarse-to-fine start
-(``_coarse_to_fine.py``), the estimators (``_estimators.py``) and their
-cross-validated paths over ``C`` (``_cv.py``).
+:class:`AUCSVM` and :class:`PartialAUCSVM` (with ``C`` chosen by cross-validation, the
+grid search done well: :class:`AUCSVMCV`, :class:`PartialAUCSVMCV`) fit linear scoring
+functions by the cutting-plane method (:class:`CuttingPlaneSolver`) with the
+most-violated-constraint searches of :mod:`pauc.svm.oracles`.  The package's layout is
+described in the developer guide: the surrogates are the rows of the one loss table
+(:mod:`pauc._loss`, whose Cython searches are ``pauc/_loss/_structural.pyx``) with a
+structural cut (``_surrogates.py``: the SVM's view of it, and ``Problem``), the data
+as a design (``_design.py``), the solver (``_cutting_plane.py``, ``_master.py``), CCCP
+(``_dc.py``), the coarse-to-fine start (``_coarse_to_fine.py``), the estimators
+(``_estimators.py``) and their cross-validation over ``C`` (``_cv.py``).
 
 References
 ----------

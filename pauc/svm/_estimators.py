@@ -110,7 +110,7 @@ class _SurrogateName:
     passes here and is refused by :func:`surrogate_row` in ``fit``, with the reason."""
 
     def accepts(self, value):
-        return isinstance(value, str) and value in loss_names()
+        return isinstance(value, str) and value in loss_names(aliases=True)
 
     def __str__(self):
         return "one of (" + ", ".join(repr(name) for name in surrogate_names()) + ")"

@@ -24,10 +24,10 @@ def _data(seed=0, n=200, d=5):
 
 
 def test_rows_of_the_table():
-    assert loss_names() == ("tight", "naive", "hinge", "exponential", "squared_hinge",
+    assert loss_names() == ("exponential", "squared_hinge", "tight", "naive", "hinge",
                             "logloss")
     assert surrogate_names() == ("tight", "naive", "hinge")
-    assert loss_names("hessian") == ("tight", "exponential", "squared_hinge", "logloss")
+    assert loss_names("hessian") == ("exponential", "squared_hinge", "tight", "logloss")
     assert loss_names("chunked") == ("tight", "hinge")
     for name, row in LOSSES.items():
         assert row.name == name
@@ -165,3 +165,19 @@ def test_a_hessian_only_row_is_a_boosting_loss_and_no_svm_surrogate(monkeypatch)
     # the SVMs need a cut: a clear refusal
     with pytest.raises(ValueError, match="'toy_squared' cannot be used here.*cut"):
         PartialAUCSVM((0.0, 0.3), surrogate="toy_squared").fit(X, y)
+
+
+def test_one_row_two_names():
+    """Boosting's "tight_hinge" and the SVM's "tight" are one row: either name works in
+    every family."""
+    X, y = _data(4)
+    a = PartialAUCSVM((0.05, 0.3), C=10.0, surrogate="tight_hinge").fit(X, y)
+    b = PartialAUCSVM((0.05, 0.3), C=10.0, surrogate="tight").fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    s = X @ b.coef_
+    assert surrogate_at_scores("tight_hinge", s, y, fpr_range=(0.05, 0.3))[0] == \
+        surrogate_at_scores("tight", s, y, fpr_range=(0.05, 0.3))[0]
+    g1, h1 = window_objective(y, (0.05, 0.3), "tight").gradient(s)
+    g2, h2 = window_objective(y, (0.05, 0.3), "tight_hinge").gradient(s)
+    np.testing.assert_array_equal(g1, g2)
+    np.testing.assert_array_equal(h1, h2)
