@@ -5,16 +5,16 @@ into other optimisers.  Narasimhan & Agarwal (2017) define, for the FPR
 window [α, β] with ``j_α = ⌊nα⌋``, ``j_β = ⌈nβ⌉`` and the negatives ranked
 by score, ``N = m (j_β − j_α)``:
 
-===================  ======================================================================  ==============
-name                 value                                                                   paper
-===================  ======================================================================  ==============
-``"zero_one"``       ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} 1(s_i⁺ ≤ s_(j)⁻)``                        eq. (8), (16)
-``"hinge"``          ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} (1 − (s_i⁺ − s_(j)⁻))₊``                  eq. (9), (10)
-``"naive"``          the structural surrogate with the feature map on all negatives          eq. (11)
-``"tight"``          the structural surrogate with the feature map on the top-j_β negatives  eq. (14), (18)
-``"exponential"``    ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} exp(−(s_i⁺ − s_(j)⁻))``                   RankBoost
+===================  =======================================================  ==============
+name                 value                                                    paper
+===================  =======================================================  ==============
+``"zero_one"``       ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} 1(s_i⁺ ≤ s_(j)⁻)``         eq. (8), (16)
+``"hinge"``          ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} (1 − (s_i⁺ − s_(j)⁻))₊``   eq. (9), (10)
+``"naive"``          structural, feature map on all negatives                 eq. (11)
+``"tight"``          structural, feature map on the top-j_β negatives         eq. (14), (18)
+``"exponential"``    ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} exp(−(s_i⁺ − s_(j)⁻))``    RankBoost
 ``"squared_hinge"``  ``(1/N) Σ_i Σ_{j=j_α+1}^{j_β} (1 − (s_i⁺ − s_(j)⁻))₊²``
-===================  ======================================================================  ==============
+===================  =======================================================  ==============
 
 ``fpr_range=(0, 1)`` gives the full-AUC versions (eq. (3), (4), (7): there
 hinge = naive = tight, Theorem 1).  At every w::

@@ -96,7 +96,8 @@ def test_a_cut_only_row_is_a_surrogate_everywhere_and_no_boosting_loss(monkeypat
     # boosting needs a Hessian: a clear refusal from the objective and the estimator
     with pytest.raises(ValueError, match="'toy_top' cannot be used here.*Hessian"):
         window_objective(y, (0.05, 0.3), loss="toy_top")
-    with pytest.raises(ValueError, match="loss must be one of .*'squared_hinge'.*Hessian.*got 'toy_top'"):
+    refusal = "loss must be one of .*'squared_hinge'.*Hessian.*got 'toy_top'"
+    with pytest.raises(ValueError, match=refusal):
         GradientBoostingRanker(loss="toy_top").fit(X, y)
     # a name outside the table is refused, naming the table's names
     with pytest.raises(ValueError, match="'toy_top'"):
