@@ -202,14 +202,18 @@ class GlobalWindowMetric:
     windows : list of (float, float)
         FPR windows whose mean pAUC is reported (one window: its pAUC).
     bins : int, default=1024
+    record : str or None, default=None
+        Keep each value, at full precision, under this name in the calling
+        process (:func:`records`); XGBoost's evaluation log rounds it.
     """
 
-    def __init__(self, windows, bins=DEFAULT_BINS):
+    def __init__(self, windows, bins=DEFAULT_BINS, record=None):
         if isinstance(windows, tuple) and len(windows) == 2 and np.isscalar(windows[0]):
             windows = [windows]
         self.windows = [check_fpr_range(w) for w in windows]
         self.bins = int(bins)
         self.name = "+".join(f"pauc[{a:g},{b:g}]" for a, b in self.windows)
+        self.record = record
         self._labels = {}
         self.bytes_sent = []
 
@@ -238,9 +242,13 @@ class GlobalWindowMetric:
             pos, neg = pos[pos >= cutoff.value], neg[neg >= cutoff.value]
         pos, neg = np.sort(gather(pos, comm)), np.sort(gather(neg, comm))
         self.bytes_sent.append(comm.bytes_sent)
-        return float(np.mean([
+        value = float(np.mean([
             _ranking.partial_area(pos, neg, a, b, 0.0, tp_total=float(m), fp_total=float(n))
             / (b - a) for a, b in self.windows]))
+        if self.record is not None:
+            _RECORDS.setdefault(self.record, []).append(
+                {"value": value, "bytes_sent": comm.bytes_sent, "rows": int(is_pos.shape[0])})
+        return value
 
     def __call__(self, predt, dmatrix):
         return self.name, self.value(predt, dmatrix)
