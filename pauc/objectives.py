@@ -146,6 +146,26 @@ def _split_call(a, b):
     return np.asarray(b), a
 
 
+def refuse_sample_weights(data, sample_weight=None):
+    """Raise if the training or evaluation rows carry sample weights.
+
+    ``data`` is LightGBM's ``Dataset`` or XGBoost's ``DMatrix`` (``lgb.train``,
+    ``xgb.train``), or labels (scikit-learn estimators, which pass the weights
+    as ``sample_weight``).  The window losses and the window metric are
+    unweighted: a weighted window would need the FPR range measured in
+    negative weight.  Silently ignoring the weights would fit another problem.
+    """
+    if sample_weight is None and hasattr(data, "get_weight"):
+        sample_weight = data.get_weight()      # LightGBM: None; XGBoost: empty when none
+    if sample_weight is not None and np.size(sample_weight):
+        raise NotImplementedError(
+            "pauc's window objectives and metrics do not support sample weights "
+            "(lgb.Dataset(weight=...), LGBMClassifier.fit(sample_weight=...), "
+            "xgb.DMatrix(weight=...), XGBClassifier.fit(sample_weight=...)): a weighted "
+            "window would need the FPR range measured in negative weight. Resample the "
+            "rows instead, or drop the weights.")
+
+
 def _scores(preds, n):
     preds = np.asarray(preds)
     if preds.dtype != np.float32:
@@ -235,8 +255,11 @@ class WindowObjective:
         # training.  Nothing else in it changes after construction.
         return self
 
-    def __call__(self, a, b):
-        scores, _ = _split_call(a, b)
+    def __call__(self, a, b, sample_weight=None):
+        # three parameters: LightGBM's scikit-learn API then passes the weights
+        # (None without), XGBoost's passes them by name when there are some
+        scores, data = _split_call(a, b)
+        refuse_sample_weights(data, sample_weight)
         self.n_calls += 1
         self.last_scores = np.array(scores, dtype=np.float64)     # a copy
         return self.gradient(scores)
@@ -300,8 +323,9 @@ class WindowMetric:
         self.pos_label = pos_label
         self.name = f"pauc[{fpr_range[0]:g},{fpr_range[1]:g}]"
 
-    def __call__(self, a, b):
+    def __call__(self, a, b, sample_weight=None):
         scores, labels = _split_call(a, b)
+        refuse_sample_weights(labels, sample_weight)
         if hasattr(labels, "get_label"):
             labels = labels.get_label()
         value = metrics.partial_auc(labels, scores.reshape(-1), fpr_range=self.fpr_range,
@@ -335,3 +359,10 @@ def window_metric(fpr_range=(0.0, 0.1), *, pos_label=None):
         estimators' ``eval_metric``.
     """
     return WindowMetric(check_fpr_range(fpr_range), pos_label)
+
+
+# XGBoost: window_objective works as it is (xgb.train(obj=...), XGBClassifier(objective=...));
+# the metric returns XGBoost's shapes (pauc.boost._xgboost).
+from .boost._xgboost import XGBoostWindowMetric, xgboost_metric  # noqa: E402
+
+__all__ += ["refuse_sample_weights", "XGBoostWindowMetric", "xgboost_metric"]
