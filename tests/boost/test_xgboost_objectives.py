@@ -102,7 +102,7 @@ def test_lgbmclassifier_refuses_sample_weight(data):
     with pytest.raises(NotImplementedError, match=WEIGHTED):
         model.fit(X, y, sample_weight=np.full(y.size, 2.0))
     # and unweighted it trains, the metric included
-    model.fit(X, y, eval_X=[X_va], eval_y=[y_va], eval_metric=window_metric((0.0, 0.1)))
+    model.fit(X, y, eval_X=(X_va,), eval_y=(y_va,), eval_metric=window_metric((0.0, 0.1)))
     assert "pauc[0,0.1]" in model.evals_result_["valid_0"]
 
 
