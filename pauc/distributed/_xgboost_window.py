@@ -205,15 +205,18 @@ class GlobalWindowMetric:
     record : str or None, default=None
         Keep each value, at full precision, under this name in the calling
         process (:func:`records`); XGBoost's evaluation log rounds it.
+    with_logloss : bool, default=False
+        Also report the mean log-loss of the raw margins over every worker's
+        rows (one ``sum`` of two numbers), named ``"logloss"``.
     """
 
-    def __init__(self, windows, bins=DEFAULT_BINS, record=None):
+    def __init__(self, windows, bins=DEFAULT_BINS, record=None, with_logloss=False):
         if isinstance(windows, tuple) and len(windows) == 2 and np.isscalar(windows[0]):
             windows = [windows]
         self.windows = [check_fpr_range(w) for w in windows]
         self.bins = int(bins)
         self.name = "+".join(f"pauc[{a:g},{b:g}]" for a, b in self.windows)
-        self.record = record
+        self.record, self.with_logloss = record, with_logloss
         self._labels = {}
         self.bytes_sent = []
 
@@ -245,13 +248,21 @@ class GlobalWindowMetric:
         value = float(np.mean([
             _ranking.partial_area(pos, neg, a, b, 0.0, tp_total=float(m), fp_total=float(n))
             / (b - a) for a, b in self.windows]))
+        record = {"value": value, "bytes_sent": comm.bytes_sent, "rows": int(is_pos.shape[0])}
+        if self.with_logloss:
+            margin = np.where(is_pos, scores, -scores)
+            total = float(comm.sum(np.array([np.logaddexp(0.0, -margin).sum()]))[0])
+            record["logloss"] = total / (m + n)
         if self.record is not None:
-            _RECORDS.setdefault(self.record, []).append(
-                {"value": value, "bytes_sent": comm.bytes_sent, "rows": int(is_pos.shape[0])})
-        return value
+            _RECORDS.setdefault(self.record, []).append(record)
+        self.last = record
+        return record
 
     def __call__(self, predt, dmatrix):
-        return self.name, self.value(predt, dmatrix)
+        record = self.value(predt, dmatrix)
+        if self.with_logloss:
+            return [(self.name, record["value"]), ("logloss", record["logloss"])]
+        return self.name, record["value"]
 
     def __repr__(self):
         return f"GlobalWindowMetric(windows={self.windows!r})"

@@ -180,7 +180,8 @@ def test_validation_metric_equals_partial_auc_of_gathered_scores(cluster_client)
     windows = [(0.0, 0.05), (0.0, 0.3)]
     out = xgb.dask.train(cluster_client, PARAMS, train, 4,
                          obj=GlobalWindowObjective((0.0, 0.1)), evals=[(valid, "valid")],
-                         custom_metric=GlobalWindowMetric(windows, record="metric"))
+                         custom_metric=GlobalWindowMetric(windows, record="metric",
+                                                          with_logloss=True))
     values = {w: [r["value"] for r in recs] for w, recs in
               cluster_client.run(records, "metric").items()}
     first, second = values.values()
@@ -188,6 +189,9 @@ def test_validation_metric_equals_partial_auc_of_gathered_scores(cluster_client)
     scores = xgb.dask.predict(cluster_client, out["booster"], vX, output_margin=True).compute()
     expected = np.mean([partial_auc(y[3000:], scores, fpr_range=w) for w in windows])
     assert abs(first[-1] - expected) <= 1e-12
+    logloss = [r["logloss"] for r in next(iter(cluster_client.run(records, "metric").values()))]
+    margin = np.where(y[3000:] == 1, scores, -scores)
+    assert logloss[-1] == pytest.approx(np.mean(np.logaddexp(0.0, -margin)), rel=1e-12)
 
 
 def test_weights_are_refused(cluster_client):
