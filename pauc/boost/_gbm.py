@@ -61,10 +61,12 @@ from sklearn.utils import check_random_state
 
 from .._base import (BOOLEAN, FPR_RANGE, N_JOBS, POS_LABEL, RANDOM_STATE, VERBOSE, BaseRanker,
                      Interval, Options)
+from .._dispatch import chunked, is_chunked, is_dask_collection
 from .._threshold import operating_threshold, predict_labels
 from .._validation import check_fpr_range, empirical_indices
 # the module, not its names: pauc.objectives imports this package's kernels
 from .. import metrics, objectives
+from . import _engines
 
 # loss="auto": the losses boosted, log-loss first (the reference).  The squared and
 # the tight hinge were never the better window loss on the panel (module docstring).
@@ -267,6 +269,12 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     verbose : int, default=0
         ``1`` prints one line per candidate loss, ``2`` also LightGBM's
         validation log every round.
+    engine : {"lightgbm", "xgboost"}, default="lightgbm"
+        The library that grows the trees: the same losses, stopping and
+        selection on either (:mod:`pauc.boost._engines`).  ``"xgboost"`` is
+        required for dask input: ``fit`` on a dask array or dataframe trains
+        with ``xgboost.dask`` on the ``distributed`` cluster, every round on
+        the exact global window of all workers (:mod:`pauc.distributed`).
 
     Attributes
     ----------
@@ -352,13 +360,14 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         # LightGBM's threads: None = 1, -1 = every core; 0 means nothing
         "n_jobs": [Options(None), Interval(int, 1), Interval(int, high=-1)],
         "verbose": VERBOSE,
+        "engine": [Options(*_engines.ENGINES)],
     }
 
     def __init__(self, fpr_range=(0.0, 1.0), *, loss="auto", n_estimators="auto",
                  learning_rate=0.1, num_leaves=31, min_child_samples=20, reg_lambda=0.0,
                  early_stopping="auto", validation_fraction=0.1, n_iter_no_change=100,
                  refit=False, operating_fpr=None, pos_label=None, random_state=None,
-                 n_jobs=None, verbose=0):
+                 n_jobs=None, verbose=0, engine="lightgbm"):
         self.fpr_range = fpr_range
         self.loss = loss
         self.n_estimators = n_estimators
@@ -375,6 +384,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.engine = engine
 
     # ------------------------------------------------------------ validation
     def _check_weights(self, weight):
@@ -452,6 +462,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         ``"logloss"`` (the validation log-loss); without a validation split
         ``{"fixed": n}``, no history or score, and the scores on ``X_tr`` when
         they come without a prediction (see :meth:`_training_scores`)."""
+        if self.engine == "xgboost":
+            return _engines.boost_xgboost(self, loss, train_set, valid_set, criterion, X_tr,
+                                          pos_tr, fpr_range, seed)
         params = self._lgb_params(loss, pos_tr, fpr_range, seed)
         n_rounds = self._rounds(valid_set is not None)
         if valid_set is None:
@@ -512,6 +525,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if is_chunked(X, y) or is_dask_collection(X, y):
+            # rows on a dask cluster: xgboost.dask on the global window (pauc._dispatch)
+            return chunked("boosting_fit")(self, X, y, sample_weight)
         self._validate_params()
         fpr_range = check_fpr_range(self.fpr_range)
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
@@ -561,12 +577,16 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         if use_validation and self.refit:
             # the kept loss and number of rounds, boosted again on every row
             start = time.perf_counter()
-            params = self._lgb_params(self.best_loss_, is_pos, fpr_range, seed)
-            self.booster_ = lgb.train(params, self._dataset(X, is_pos, seed),
-                                      num_boost_round=self.n_iter_)
+            if self.engine == "xgboost":
+                self.booster_, training_scores = _engines.train_xgboost_fixed(
+                    self, self.best_loss_, X, is_pos, fpr_range, seed, self.n_iter_)
+            else:
+                params = self._lgb_params(self.best_loss_, is_pos, fpr_range, seed)
+                self.booster_ = lgb.train(params, self._dataset(X, is_pos, seed),
+                                          num_boost_round=self.n_iter_)
+                training_scores = self._training_scores(self.booster_, params, X)
             self.fit_seconds_["refit"] = time.perf_counter() - start
-            training_scores = self._training_scores(self.booster_, params, X)
-        gain = self.booster_.feature_importance("gain", iteration=self.n_iter_)
+        gain = _engines.importances(self.booster_, self.n_iter_, X.shape[1])
         total = gain.sum()
         self.feature_importances_ = gain / total if total > 0 else np.zeros_like(gain)
         if training_scores is None:
@@ -584,8 +604,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self.selection_confidence_ = {}
         if len(boosted) == 1:
             return boosted[0]
-        scores = [booster.predict(X_va, raw_score=True, num_iteration=n)
-                  for _, _, booster, n in boosted]
+        scores = [_engines.predict(booster, X_va, n) for _, _, booster, n in boosted]
         pos_rows, neg_rows = np.flatnonzero(pos_va), np.flatnonzero(~pos_va)
         boot = np.random.RandomState(rng.randint(np.iinfo(np.int32).max))
         wins = np.zeros(len(boosted))
@@ -603,8 +622,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                 kept = k
         return boosted[kept]
 
-    @staticmethod
-    def _dataset(X, is_pos, seed, reference=None):
+    def _dataset(self, X, is_pos, seed, reference=None):
+        if self.engine == "xgboost":
+            return _engines.xgboost_dataset(X, is_pos, self.n_jobs, reference)
         # feature_pre_filter off: on small data LightGBM would otherwise drop every
         # feature that min_child_samples cannot split, and refuse a custom objective
         return lgb.Dataset(X, label=is_pos.astype(np.float64), reference=reference,
@@ -621,8 +641,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
 
     # -------------------------------------------------------------- predict
     def _raw_scores(self, X):
-        return np.asarray(self.booster_.predict(X, raw_score=True, num_iteration=self.n_iter_),
-                          dtype=np.float64).ravel()
+        return _engines.predict(self.booster_, X, self.n_iter_)
 
     def decision_function(self, X):
         """Boosted scores (higher = more likely ``classes_[1]``).
@@ -635,6 +654,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         -------
         scores : ndarray of shape (n_samples,)
         """
+        if is_chunked(X) or is_dask_collection(X):
+            return chunked("boosting_scores")(self, X)     # lazy, on the workers
         return self._raw_scores(self._validate_X(X))
 
     def predict(self, X):
