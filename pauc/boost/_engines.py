@@ -10,7 +10,8 @@ XGBoost runs every loss as a custom objective of :mod:`pauc.objectives`
 the same function), and its trees as LightGBM grows them: leaf-wise
 (``grow_policy="lossguide"``, ``max_leaves=num_leaves``), 255 histogram
 bins, ``lambda=reg_lambda``, ``min_child_weight=1e-3`` (LightGBM's
-``min_sum_hessian_in_leaf``).  XGBoost has no minimum row count per leaf:
+``min_sum_hessian_in_leaf``).  Sparse ``X`` is densified for XGBoost (which
+would read the zeros a sparse matrix leaves out as missing values).  XGBoost has no minimum row count per leaf:
 ``min_child_samples`` applies to LightGBM only.  The stopping rule is
 :class:`pauc.boost._xgboost_stopping.XGBoostWindowStopping`, fed by the
 unrounded values of the validation criterion (XGBoost's log rounds them);
@@ -28,6 +29,7 @@ Chen, T. and Guestrin, C. "XGBoost: A Scalable Tree Boosting System." KDD 2016.
 import json
 
 import numpy as np
+import scipy.sparse as sp
 
 from .. import objectives
 from .._dispatch import chunked, is_chunked
@@ -96,10 +98,18 @@ class CriterionMetric:
         return self.records
 
 
+def _dense(X):
+    """XGBoost reads the entries a sparse matrix leaves out as *missing* values (its
+    trees then learn a default direction for them), LightGBM as zeros: sparse ``X``
+    is densified so that a zero means zero on both engines, and a model predicts
+    the same on the sparse and the dense form of the same rows."""
+    return X.toarray() if sp.issparse(X) else X
+
+
 def xgboost_dataset(X, is_pos, n_jobs, reference=None):
     """A quantised XGBoost data set (the validation one binned as ``reference``)."""
     import xgboost as xgb
-    return xgb.QuantileDMatrix(X, label=is_pos.astype(np.float32), max_bin=MAX_BIN,
+    return xgb.QuantileDMatrix(_dense(X), label=is_pos.astype(np.float32), max_bin=MAX_BIN,
                                ref=reference, nthread=_threads(n_jobs))
 
 
@@ -155,7 +165,7 @@ def predict(booster, X, n_iter):
         return np.asarray(chunked("boosting_predict")(booster, X, n_iter).compute(),
                           dtype=np.float64).ravel()
     if hasattr(booster, "inplace_predict"):
-        return np.asarray(booster.inplace_predict(X, iteration_range=(0, int(n_iter)),
+        return np.asarray(booster.inplace_predict(_dense(X), iteration_range=(0, int(n_iter)),
                                                   predict_type="margin"),
                           dtype=np.float64).ravel()
     return np.asarray(booster.predict(X, raw_score=True, num_iteration=n_iter),
