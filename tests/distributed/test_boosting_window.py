@@ -121,3 +121,15 @@ def test_selection_rounds_are_few_and_traffic_is_bins():
 def test_rank_outside_raises():
     with pytest.raises(ValueError, match="outside"):
         run_workers(lambda comm: select_ranks(np.zeros(3), [4], 3, comm), [()])
+
+
+def test_distributed_fit_without_a_client_is_a_clear_error():
+    da = pytest.importorskip("dask.array")
+    distributed = pytest.importorskip("dask.distributed")
+    from pauc.boost import GradientBoostingRanker
+    if distributed.client._get_global_client() is not None:
+        pytest.skip("a default client exists in this process")
+    X = da.from_array(np.random.RandomState(0).randn(300, 3), chunks=(150, 3))
+    y = da.from_array(np.arange(300) % 2, chunks=150)
+    with pytest.raises(ValueError, match="needs a dask.distributed Client"):
+        GradientBoostingRanker(engine="xgboost").fit(X, y)
