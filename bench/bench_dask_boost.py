@@ -56,10 +56,11 @@ def _labels(X, noise):
 def lazy_problem(n, d, parts, seed=0):
     """``(X, y)`` as dask arrays generated on the workers, ``parts`` row chunks."""
     rows = -(-n // parts)
-    X = da.random.RandomState(seed).standard_normal((n, d), chunks=(rows, d)).astype(np.float32)
-    noise = da.random.RandomState(seed + 1).standard_normal(n, chunks=rows).astype(np.float32)
-    y = da.map_blocks(_labels, X, noise, drop_axis=1, dtype=np.int8)
-    return X, y
+    # one more column for the label noise, so that the labels are a blockwise function
+    full = da.random.RandomState(seed).standard_normal((n, d + 1), chunks=(rows, d + 1))
+    full = full.astype(np.float32)
+    y = full.map_blocks(lambda b: _labels(b[:, :d], b[:, d]), drop_axis=1, dtype=np.int8)
+    return full[:, :d], y
 
 
 def sorted_problem(n, d, seed=0):
