@@ -117,7 +117,8 @@ def row_traffic(client, n, d, n_rounds=10):
         calls = np.array([r["allreduces"] for r in recs])
         rounds = np.array([r["window"].rounds for r in recs])
         m_sent = np.array([r["bytes_sent"] for r in metric[worker]])
-        print(f"[2] n={n:.0e} rank {recs[0]['rank']}: objective bytes/round mean {sent.mean():.0f} max {sent.max()}, allreduces/round "
+        print(f"[2] n={n:.0e} rank {recs[0]['rank']}: objective bytes/round mean "
+              f"{sent.mean():.0f} max {sent.max()}, allreduces/round "
               f"mean {calls.mean():.1f}, selection rounds {rounds.min()}-{rounds.max()}; "
               f"validation metric bytes/round mean {m_sent.mean():.0f} "
               f"({n_val} validation rows)")

@@ -11,8 +11,9 @@ the same function), and its trees as LightGBM grows them: leaf-wise
 (``grow_policy="lossguide"``, ``max_leaves=num_leaves``), 255 histogram
 bins, ``lambda=reg_lambda``, ``min_child_weight=1e-3`` (LightGBM's
 ``min_sum_hessian_in_leaf``).  Sparse ``X`` is densified for XGBoost (which
-would read the zeros a sparse matrix leaves out as missing values).  XGBoost has no minimum row count per leaf:
-``min_child_samples`` applies to LightGBM only.  The stopping rule is
+would read the zeros a sparse matrix leaves out as missing values).  XGBoost
+has no minimum row count per leaf: ``min_child_samples`` applies to LightGBM
+only.  The stopping rule is
 :class:`pauc.boost._xgboost_stopping.XGBoostWindowStopping`, fed by the
 unrounded values of the validation criterion (XGBoost's log rounds them);
 log-loss candidates also stop on the validation log-loss, computed by the

@@ -1,4 +1,4 @@
-"""``GradientBoostingRanker.fit`` on dask arrays and dataframes: ``xgboost.dask`` on the global window.
+"""``GradientBoostingRanker.fit`` on dask data: ``xgboost.dask`` on the global window.
 
 :meth:`pauc.boost.GradientBoostingRanker.fit` hands dask input here
 (registered as ``"boosting_fit"``, :mod:`pauc._dispatch`).  The fit runs the
@@ -34,6 +34,7 @@ References
 Chen, T. and Guestrin, C. "XGBoost: A Scalable Tree Boosting System." KDD 2016.
 """
 
+import contextlib
 import time
 import uuid
 
@@ -49,7 +50,7 @@ from ._collections import blocks, check_known_chunks
 from ._collective import CollectiveError
 from ._graphs import _GraphOrderStatistics
 from ._xgboost_window import (DISTRIBUTED_LOSSES, GlobalWindowMetric, GlobalWindowObjective,
-                              records)
+                              forget, records)
 
 __all__ = ["WorkerLostError", "COLLECTIVE_TIMEOUT", "boosting_fit", "boosting_scores",
            "boosting_predict"]
@@ -170,7 +171,7 @@ def boosting_fit(ranker, X, y, sample_weight):
     classes = np.unique(da.unique(y).compute())
     pos_label = ranker._set_binary_classes(classes, classes)
     ranker.n_features_in_ = int(X.shape[1])
-    is_pos = y == pos_label
+    is_pos, y = y == pos_label, None
     rng = check_random_state(ranker.random_state)
     n = int(X.shape[0])
     use_validation = (ranker.early_stopping if isinstance(ranker.early_stopping, bool)
@@ -182,6 +183,10 @@ def boosting_fit(ranker, X, y, sample_weight):
         X_tr, pos_tr = X[~held_out], is_pos[~held_out]
         X_va, pos_va = X[held_out], is_pos[held_out]
         X_tr, pos_tr, X_va, pos_va = dask.persist(X_tr, pos_tr, X_va, pos_va)
+        # from here on the two parts are the rows: the persisted X is released (a copy
+        # of it would double the workers' memory); the threshold and a refit read the
+        # parts
+        X, is_pos = da.concatenate([X_tr, X_va]), da.concatenate([pos_tr, pos_va])
         pos_va_local = np.asarray(pos_va.compute())       # 1 byte per validation row
     else:
         X_tr, pos_tr, X_va, pos_va, pos_va_local = X, is_pos, None, None, None
@@ -234,7 +239,13 @@ def boosting_fit(ranker, X, y, sample_weight):
                 _RecordedValues(name), ranker.n_iter_no_change,
                 max(1, ranker.n_iter_no_change // SMOOTHING_DIVISOR),
                 with_logloss=loss == "logloss")
-            out = _train(client, params, dtrain, n_rounds, objective, evals, metric, [stopping])
+            try:
+                out = _train(client, params, dtrain, n_rounds, objective, evals, metric,
+                             [stopping])
+            finally:
+                # the metric's records on the workers; a worker that died has none left
+                with contextlib.suppress(Exception):
+                    client.run(forget, name)
             booster, rounds, curve, score, _ = _engines.stopping_results(out["booster"], loss)
             ranker.validation_history_[loss] = curve
             ranker.validation_score_[loss] = score

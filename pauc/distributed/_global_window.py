@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import empirical_indices
-from ._selection import DEFAULT_BINS, order_keys, select_ranks
+from ._selection import DEFAULT_BINS, select_ranks
 
 __all__ = ["GlobalCounts", "Window", "ExponentialSums", "global_counts", "global_window",
            "window_omega", "exponential_derivatives"]

@@ -50,7 +50,8 @@ from ._collective import XGBoostCollective
 from ._global_window import exponential_derivatives, global_counts, global_window
 from ._selection import DEFAULT_BINS, select_ranks
 
-__all__ = ["DISTRIBUTED_LOSSES", "GlobalWindowObjective", "GlobalWindowMetric", "records"]
+__all__ = ["DISTRIBUTED_LOSSES", "GlobalWindowObjective", "GlobalWindowMetric", "records",
+           "forget"]
 
 DISTRIBUTED_LOSSES = ("exponential", "logloss")
 
@@ -62,6 +63,11 @@ _RECORDS = {}
 def records(name):
     """The records of the objectives built with ``record=name`` in this process."""
     return _RECORDS.get(name, [])
+
+
+def forget(name):
+    """Drop the records kept under ``name`` in this process."""
+    _RECORDS.pop(name, None)
 
 
 def refuse_weights(dmatrix):
@@ -134,13 +140,14 @@ class GlobalWindowObjective:
         self.logloss_weight = float(logloss_weight)
         self.bins = int(bins)
         self.record, self.record_scores = record, record_scores
-        self._counts = self._is_pos = None
+        self._counts = self._is_pos = self._data = None
         self.history = []
 
     def __call__(self, predt, dtrain):
         comm = XGBoostCollective()
-        if self._is_pos is None or self._is_pos.shape[0] != dtrain.num_row():
-            self._is_pos = _labels(dtrain)
+        data = (dtrain.handle.value, dtrain.num_row())
+        if self._is_pos is None or self._data != data:
+            self._is_pos, self._data = _labels(dtrain), data
             self._counts = global_counts(self._is_pos, self.fpr_range, comm)
         is_pos, counts = self._is_pos, self._counts
         scores = _local_scores(predt, is_pos.shape[0])

@@ -1,4 +1,4 @@
-"""pauc.objectives in XGBoost's APIs, and sample weights refused in LightGBM's and XGBoost's (issue 26)."""
+"""pauc.objectives in XGBoost's APIs; sample weights refused in LightGBM's and XGBoost's (issue 26)."""
 
 import lightgbm as lgb
 import numpy as np

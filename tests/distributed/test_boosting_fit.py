@@ -1,4 +1,4 @@
-"""GradientBoostingRanker(engine="xgboost").fit on dask data, on a LocalCluster of 2 processes (issue 26)."""
+"""GradientBoostingRanker(engine="xgboost").fit on dask data, LocalCluster of 2 processes (issue 26)."""
 
 import os
 import sys

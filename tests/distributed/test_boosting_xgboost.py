@@ -57,7 +57,9 @@ def on_workers(client, *arrays, parts=2):
     out = []
     for a in arrays:
         blocks = np.array_split(a, parts)
-        futures = [client.scatter(b, workers=[workers[k % len(workers)]])
+        # hash=False: a new key per call (equal arrays scattered by two tests would
+        # share a key, and the first test's release could drop the second's data)
+        futures = [client.scatter(b, workers=[workers[k % len(workers)]], hash=False)
                    for k, b in enumerate(blocks)]
         out.append(da.concatenate([da.from_delayed(f, shape=b.shape, dtype=b.dtype)
                                    for f, b in zip(futures, blocks)]))
@@ -127,11 +129,6 @@ def test_gradients_equal_single_process(cluster_client):
     xgb.dask.train(cluster_client, PARAMS, xgb.dask.DaskDMatrix(cluster_client, dX, dy), 3,
                    obj=GlobalWindowObjective((0.0, 0.1), record="grad", record_scores=True))
 
-    def local_gradients(name):
-        from pauc.distributed._xgboost_window import records as worker_records
-        # recompute this worker's gradients from its own records' window and sums
-        return [(r["rank"], r["scores"], r["is_pos"]) for r in worker_records(name)]
-
     ranks = by_rank(cluster_client, "grad")
     for rnd in range(3):
         scores = np.concatenate([r[rnd]["scores"] for r in ranks])
@@ -190,7 +187,7 @@ def test_validation_metric_equals_partial_auc_of_gathered_scores(cluster_client)
     expected = np.mean([partial_auc(y[3000:], scores, fpr_range=w) for w in windows])
     assert abs(first[-1] - expected) <= 1e-12
     logloss = [r["logloss"] for r in next(iter(cluster_client.run(records, "metric").values()))]
-    margin = np.where(y[3000:] == 1, scores, -scores)
+    margin = np.where(y[3000:] == 1, scores, -scores).astype(np.float64)
     assert logloss[-1] == pytest.approx(np.mean(np.logaddexp(0.0, -margin)), rel=1e-12)
 
 
