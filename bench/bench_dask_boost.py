@@ -150,7 +150,8 @@ class _Sampler:
 
 
 def row_big(client, n, d, n_rounds):
-    X, y = lazy_problem(n, d, parts=2)
+    # 10 chunks of 10^6 rows: the generation's float64 blocks stay small
+    X, y = lazy_problem(n, d, parts=10)
     X, y = client.persist([X, y])
     dask.distributed.wait([X, y])
     part_bytes = (X.nbytes + y.nbytes) / 2
@@ -184,8 +185,15 @@ def main():
     parser.add_argument("--quick", action="store_true", help="10^5 rows instead of 10^6")
     parser.add_argument("--big", action="store_true", help="also the 10^7 x 20 row")
     parser.add_argument("--rounds", type=int, default=50)
+    parser.add_argument("--only-big", action="store_true", help="only the 10^7 x 20 row")
     args = parser.parse_args()
     n, d = (100_000 if args.quick else 1_000_000), 20
+    if args.only_big:
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                          dashboard_address=None, memory_limit=0) as cluster, \
+                Client(cluster) as client:
+            row_big(client, 10_000_000, d, 20)
+        return
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         X, y, dX, dy = row_distributed_over_single(client, n, d, args.rounds)

@@ -92,6 +92,7 @@ from sklearn.utils import column_or_1d
 
 from . import metrics
 from ._validation import _classes, check_fpr_range, check_pos_label, empirical_indices
+from ._sample_weights import refuse_sample_weights
 from .boost import _window_losses
 
 __all__ = ["LOSSES", "WINDOW_LOSSES", "window_objective", "window_metric"]
@@ -144,26 +145,6 @@ def _split_call(a, b):
     if hasattr(b, "get_label"):
         return np.asarray(a), b
     return np.asarray(b), a
-
-
-def refuse_sample_weights(data, sample_weight=None):
-    """Raise if the training or evaluation rows carry sample weights.
-
-    ``data`` is LightGBM's ``Dataset`` or XGBoost's ``DMatrix`` (``lgb.train``,
-    ``xgb.train``), or labels (scikit-learn estimators, which pass the weights
-    as ``sample_weight``).  The window losses and the window metric are
-    unweighted: a weighted window would need the FPR range measured in
-    negative weight.  Silently ignoring the weights would fit another problem.
-    """
-    if sample_weight is None and hasattr(data, "get_weight"):
-        sample_weight = data.get_weight()      # LightGBM: None; XGBoost: empty when none
-    if sample_weight is not None and np.size(sample_weight):
-        raise NotImplementedError(
-            "pauc's window objectives and metrics do not support sample weights "
-            "(lgb.Dataset(weight=...), LGBMClassifier.fit(sample_weight=...), "
-            "xgb.DMatrix(weight=...), XGBClassifier.fit(sample_weight=...)): a weighted "
-            "window would need the FPR range measured in negative weight. Resample the "
-            "rows instead, or drop the weights.")
 
 
 def _scores(preds, n):

@@ -28,6 +28,7 @@ Chen, T. and Guestrin, C. "XGBoost: A Scalable Tree Boosting System." KDD 2016.
 """
 
 import json
+import os
 
 import numpy as np
 import scipy.sparse as sp
@@ -35,8 +36,8 @@ import scipy.sparse as sp
 from .. import objectives
 from .._dispatch import chunked, is_chunked
 
-__all__ = ["ENGINES", "xgboost_params", "boost_xgboost", "train_xgboost_fixed",
-           "xgboost_dataset", "predict", "importances", "CriterionMetric"]
+__all__ = ["ENGINES", "effective_threads", "xgboost_params", "boost_xgboost",
+           "train_xgboost_fixed", "xgboost_dataset", "predict", "importances", "CriterionMetric"]
 
 ENGINES = ("lightgbm", "xgboost")
 # LightGBM's min_sum_hessian_in_leaf default: the smallest Hessian sum of a leaf
@@ -44,9 +45,13 @@ MIN_CHILD_WEIGHT = 1e-3
 MAX_BIN = 255
 
 
-def _threads(n_jobs):
-    from ._gbm import _effective_threads
-    return _effective_threads(n_jobs)
+def effective_threads(n_jobs):
+    """Threads of either engine for scikit-learn's ``n_jobs`` (None = 1, -1 = all)."""
+    if n_jobs is None:
+        return 1
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    return n_jobs
 
 
 def xgboost_params(ranker, seed):
@@ -60,7 +65,7 @@ def xgboost_params(ranker, seed):
         "max_bin": MAX_BIN,
         "lambda": float(ranker.reg_lambda),
         "min_child_weight": MIN_CHILD_WEIGHT,
-        "nthread": _threads(ranker.n_jobs),
+        "nthread": effective_threads(ranker.n_jobs),
         "seed": int(seed),
         # raw margins start at 0: the window losses are shift-invariant
         "base_score": 0.0,
@@ -111,14 +116,14 @@ def xgboost_dataset(X, is_pos, n_jobs, reference=None):
     """A quantised XGBoost data set (the validation one binned as ``reference``)."""
     import xgboost as xgb
     return xgb.QuantileDMatrix(_dense(X), label=is_pos.astype(np.float32), max_bin=MAX_BIN,
-                               ref=reference, nthread=_threads(n_jobs))
+                               ref=reference, nthread=effective_threads(n_jobs))
 
 
 def boost_xgboost(ranker, loss, train_set, valid_set, criterion, X_tr, pos_tr, fpr_range,
-                  seed):
+                  seed, width):
     """One candidate on XGBoost, with the return values of
     :meth:`GradientBoostingRanker._boost`: ``(booster, rounds, history, score,
-    training_scores)``."""
+    training_scores)``; ``width`` the rounds of the stopping rule's trailing mean."""
     import xgboost as xgb
     from ._xgboost_stopping import XGBoostWindowStopping
 
@@ -129,10 +134,8 @@ def boost_xgboost(ranker, loss, train_set, valid_set, criterion, X_tr, pos_tr, f
         booster = xgb.train(params, train_set, num_boost_round=n_rounds, obj=objective)
         n = booster.num_boosted_rounds()
         return booster, {"fixed": n}, None, None, predict(booster, X_tr, n)
-    from ._gbm import SMOOTHING_DIVISOR
     metric = CriterionMetric(criterion, with_logloss=loss == "logloss")
-    stopping = XGBoostWindowStopping(metric.values, ranker.n_iter_no_change,
-                                     max(1, ranker.n_iter_no_change // SMOOTHING_DIVISOR),
+    stopping = XGBoostWindowStopping(metric.values, ranker.n_iter_no_change, width,
                                      with_logloss=loss == "logloss")
     booster = xgb.train(params, train_set, num_boost_round=n_rounds, obj=objective,
                         evals=[(valid_set, "validation")], custom_metric=metric,

@@ -50,7 +50,6 @@ Algorithm for Combining Preferences." JMLR 4, 2003.
 """
 
 import math
-import os
 import time
 
 import lightgbm as lgb
@@ -67,6 +66,7 @@ from .._validation import check_fpr_range, empirical_indices
 # the module, not its names: pauc.objectives imports this package's kernels
 from .. import metrics, objectives
 from . import _engines
+from ._engines import effective_threads as _effective_threads
 
 # loss="auto": the losses boosted, log-loss first (the reference).  The squared and
 # the tight hinge were never the better window loss on the panel (module docstring).
@@ -186,15 +186,6 @@ def _label(loss, rule):
     """Name of a candidate: the loss, with ``@window`` when log-loss is stopped on
     the window criterion instead of its own validation loss."""
     return f"{loss}@window" if loss == "logloss" and rule == "window" else loss
-
-
-def _effective_threads(n_jobs):
-    """LightGBM's ``num_threads`` for scikit-learn's ``n_jobs`` (None = 1, -1 = all)."""
-    if n_jobs is None:
-        return 1
-    if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
-    return n_jobs
 
 
 class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
@@ -464,7 +455,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         they come without a prediction (see :meth:`_training_scores`)."""
         if self.engine == "xgboost":
             return _engines.boost_xgboost(self, loss, train_set, valid_set, criterion, X_tr,
-                                          pos_tr, fpr_range, seed)
+                                          pos_tr, fpr_range, seed,
+                                          max(1, self.n_iter_no_change // SMOOTHING_DIVISOR))
         params = self._lgb_params(loss, pos_tr, fpr_range, seed)
         n_rounds = self._rounds(valid_set is not None)
         if valid_set is None:

@@ -38,6 +38,7 @@ Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
 import numpy as np
 
 from .. import metrics
+from .._sample_weights import refuse_sample_weights
 from .._validation import check_fpr_range
 
 __all__ = ["XGBoostWindowMetric", "xgboost_metric"]
@@ -61,8 +62,6 @@ class XGBoostWindowMetric:
         self.history = []
 
     def __call__(self, a, b, sample_weight=None):
-        # deferred: pauc.objectives imports this module's names at its end
-        from ..objectives import refuse_sample_weights
         if hasattr(b, "get_label"):          # xgb.train: (predt, dmatrix)
             refuse_sample_weights(b, sample_weight)
             value = self._value(b.get_label(), a)

@@ -209,7 +209,7 @@ def boosting_fit(ranker, X, y, sample_weight):
     candidates = ((ranker.loss,) if ranker.loss != "auto"
                   else AUTO_CANDIDATES if use_validation else ("logloss",))
     params = _engines.xgboost_params(ranker, seed)
-    params["nthread"] = _engines._threads(ranker.n_jobs)
+    params["nthread"] = _engines.effective_threads(ranker.n_jobs)
     dtrain = xgb_dask.DaskQuantileDMatrix(client, X_tr, pos_tr.astype(np.float32),
                                           max_bin=_engines.MAX_BIN)
     evals, criterion = None, None
