@@ -508,7 +508,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Finite values (LightGBM's missing-value handling is not used).
+            Finite values (LightGBM's missing-value handling is not used).  A
+            dask array or dataframe (with ``engine="xgboost"`` and a
+            ``dask.distributed`` client) is fitted on the cluster, the rows
+            staying on their workers (:mod:`pauc.distributed._boosting`).
         y : array-like of shape (n_samples,)
             Two classes; the positive one is ``pos_label``.
         sample_weight : None or constant array-like of shape (n_samples,)
