@@ -130,6 +130,7 @@ def _start_sampler(key, dask_worker=None):
     worker object (a function pickled from ``__main__`` keeps no state between runs)."""
     process = psutil.Process()
     state = {"peak": process.memory_info().rss, "stop": threading.Event()}
+    state["before"] = state["peak"]
     setattr(dask_worker, f"_rss_{key}", state)
 
     def run():
@@ -143,7 +144,7 @@ def _start_sampler(key, dask_worker=None):
 def _stop_sampler(key, dask_worker=None):
     state = getattr(dask_worker, f"_rss_{key}")
     state["stop"].set()
-    return state["peak"]
+    return state["peak"], state["before"]
 
 
 def _partition_bytes(keys, dask_worker=None):
@@ -162,10 +163,14 @@ def row_big(client, n, d, n_rounds):
     client.run(_start_sampler, key)
     t, model = timed(lambda: ranker("xgboost", n_rounds).fit(X, y))
     peaks = client.run(_stop_sampler, key)
-    ratios = ", ".join(f"{peaks[w] / 2**20:.0f} MiB / {held[w] / 2**20:.0f} MiB = "
-                       f"{peaks[w] / held[w]:.2f}" for w in sorted(peaks))
+    ratios = ", ".join(f"{peaks[w][0] / 2**20:.0f} MiB / {held[w] / 2**20:.0f} MiB = "
+                       f"{peaks[w][0] / held[w]:.2f}" for w in sorted(peaks))
+    growth = ", ".join(f"{(peaks[w][0] - peaks[w][1]) / held[w]:.2f}" for w in sorted(peaks))
+    before = ", ".join(f"{peaks[w][1] / 2**20:.0f} MiB" for w in sorted(peaks))
     print(f"[3] {n:.0e} x {d} float32 on 2 workers, {n_rounds} rounds: completed in {t:.0f} s; "
-          f"peak RSS / partition of X and y, per worker: {ratios} (target <= 2.5)")
+          f"peak RSS / partition of X and y, per worker: {ratios} (target <= 2.5); "
+          f"RSS before the fit (the partition included): {before}; growth during the fit "
+          f"/ partition: {growth}")
 
 
 def row_engines(X, y, n_rounds):

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import empirical_indices
-from ._selection import DEFAULT_BINS, select_ranks
+from ._selection import BLOCK, DEFAULT_BINS, select_ranks
 
 __all__ = ["GlobalCounts", "Window", "ExponentialSums", "global_counts", "global_window",
            "window_omega", "exponential_derivatives"]
@@ -149,18 +149,39 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
 
     ``scale``, ``normalize`` and ``curvature`` as in
     :func:`pauc.boost._window_losses.exponential` (``scale`` the number of rows of
-    every worker); returns the :class:`ExponentialSums`.
+    every worker); returns the :class:`ExponentialSums`.  Two passes over the rows
+    in blocks of ``BLOCK``: the terms ``exp(lo_pos - s_i)`` and ``omega_j exp(s_j -
+    v_top)`` are kept per row between them (8 bytes per row, as the kernel does),
+    every other temporary is a block's.
     """
-    pos, neg = scores[is_pos], scores[~is_pos]
+    n = scores.shape[0]
+    lo_local = np.inf
+    for start in range(0, n, BLOCK):
+        block_pos = is_pos[start:start + BLOCK]
+        if block_pos.any():
+            lo_local = min(lo_local, float(scores[start:start + BLOCK][block_pos].min()))
     # the lowest positive score over the workers: the largest exp(-s_i) is factored out
-    lo_pos = float(-comm.max(np.array([-pos.min() if pos.size else -np.inf]))[0])
-    omega = window_omega(neg, window)
-    inside = omega > 0.0
-    e_pos = np.exp(lo_pos - pos)
-    e_neg = np.zeros(neg.shape[0])
-    e_neg[inside] = omega[inside] * np.exp(neg[inside] - window.v_top)
-    sum_pos, sum_neg = (float(v) for v in comm.sum(np.array([e_pos.sum(), e_neg.sum()])))
-    max_neg = float(comm.max(np.array([e_neg.max() if e_neg.size else 0.0]))[0])
+    lo_pos = float(-comm.max(np.array([-lo_local]))[0])
+    work = np.empty(n)
+    sum_pos = sum_neg = max_neg = 0.0
+    for start in range(0, n, BLOCK):
+        s = scores[start:start + BLOCK].astype(np.float64)
+        p = is_pos[start:start + BLOCK]
+        e = np.zeros(s.shape[0])
+        e[p] = np.exp(lo_pos - s[p])
+        z = s[~p]
+        omega = window_omega(z, window)
+        inside = omega > 0.0
+        e_neg = np.zeros(z.shape[0])
+        e_neg[inside] = omega[inside] * np.exp(z[inside] - window.v_top)
+        e[~p] = e_neg
+        work[start:start + BLOCK] = e
+        sum_pos += e[p].sum()
+        sum_neg += e_neg.sum()
+        if e_neg.size:
+            max_neg = max(max_neg, float(e_neg.max()))
+    sum_pos, sum_neg = (float(v) for v in comm.sum(np.array([sum_pos, sum_neg])))
+    max_neg = float(comm.max(np.array([max_neg]))[0])
     n_pairs = float(counts.n_pos) * float(counts.j_beta - counts.j_alpha)
     log_a = math.log(sum_pos) - lo_pos
     log_b = math.log(sum_neg) + window.v_top
@@ -169,10 +190,10 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
     log_f = math.log(scale) - (log_max if normalize else math.log(n_pairs))
     c_pos = math.exp(log_f - lo_pos + log_b)
     c_neg = math.exp(log_f + window.v_top + log_a)
-    g_pos, g_neg = e_pos * c_pos, e_neg * c_neg
-    grad[is_pos] -= g_pos
-    hess[is_pos] += curvature * g_pos
-    grad[~is_pos] += g_neg
-    hess[~is_pos] += curvature * g_neg
+    for start in range(0, n, BLOCK):
+        p = is_pos[start:start + BLOCK]
+        f = work[start:start + BLOCK] * np.where(p, c_pos, c_neg)
+        grad[start:start + BLOCK] += np.where(p, -f, f)
+        hess[start:start + BLOCK] += curvature * f
     value = math.exp(log_a + log_b) / n_pairs if log_a + log_b < 709.0 else math.inf
     return ExponentialSums(lo_pos, sum_pos, sum_neg, max_neg, value)

@@ -50,6 +50,8 @@ __all__ = ["DEFAULT_BINS", "Selected", "order_keys", "key_values", "select_ranks
 
 # bins per target and round: 2 * 1024 int64 counts = 16 KiB for the two borders
 DEFAULT_BINS = 1024
+# values per block of the passes over every local value (bounded temporaries)
+BLOCK = 1 << 16
 _SIGN = np.uint64(1 << 63)
 _ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -61,10 +63,16 @@ def order_keys(values):
     sign bit puts them above every negative, whose bits are inverted (they
     grow as the value falls).  ``-0.0`` is made ``+0.0`` first, so equal
     values have equal keys.  NaN must have been refused by the caller.
+    Computed in blocks of ``BLOCK`` values: the temporaries stay small next
+    to the 8 bytes per value of the keys.
     """
-    values = np.asarray(values, dtype=np.float64) + 0.0     # -0.0 + 0.0 == +0.0
-    bits = values.view(np.uint64)
-    return np.where(bits & _SIGN, ~bits, bits | _SIGN)
+    values = np.asarray(values)
+    keys = np.empty(values.shape[0], dtype=np.uint64)
+    for start in range(0, values.shape[0], BLOCK):
+        block = values[start:start + BLOCK].astype(np.float64) + 0.0    # -0.0 -> +0.0
+        bits = block.view(np.uint64)
+        keys[start:start + BLOCK] = np.where(bits & _SIGN, ~bits, bits | _SIGN)
+    return keys
 
 
 def key_values(keys):
@@ -86,10 +94,12 @@ class Selected:
 
 class _Target:
     """One rank being selected: the key range ``[lo, hi]`` that holds it, the
-    count of keys above ``hi`` and inside the range."""
+    count of keys above ``hi`` and inside the range, and this worker's keys in
+    the range once it is narrower than all of them (``candidates``)."""
 
     def __init__(self, k, lo, hi, total):
         self.k, self.lo, self.hi, self.above, self.inside = k, lo, hi, 0, total
+        self.candidates = None
 
     @property
     def done(self):
@@ -102,22 +112,36 @@ class _Target:
         return shift, (width >> shift) + 1
 
 
+def _blocks_in_range(keys, lo, hi):
+    """The keys in ``[lo, hi]``, block by block (no mask over every key at once)."""
+    lo, hi = np.uint64(lo), np.uint64(hi)
+    for start in range(0, keys.shape[0], BLOCK):
+        block = keys[start:start + BLOCK]
+        yield block[(block >= lo) & (block <= hi)]
+
+
+def _in_range(keys, target):
+    """This worker's keys in the target's range (its candidates once known)."""
+    source = keys if target.candidates is None else target.candidates
+    return _blocks_in_range(source, target.lo, target.hi)
+
+
 def _local_counts(keys, target, bins_log2):
     shift, n_bins = target.binning(bins_log2)
-    lo, hi = np.uint64(target.lo), np.uint64(target.hi)
-    inside = keys[(keys >= lo) & (keys <= hi)]
     counts = np.zeros(1 << bins_log2, dtype=np.int64)
-    if inside.size:
-        counts[:n_bins] = np.bincount(((inside - lo) >> np.uint64(shift)).astype(np.intp),
-                                      minlength=n_bins)
+    lo, shift = np.uint64(target.lo), np.uint64(shift)
+    for inside in _in_range(keys, target):
+        if inside.size:
+            counts[:n_bins] += np.bincount(((inside - lo) >> shift).astype(np.intp),
+                                           minlength=n_bins)
     return counts
 
 
 def _local_extremes(keys, target):
     """``[max key, ~min key]`` of the keys in the target's range (0, 0 when none:
-    the identity of an unsigned ``max``)."""
-    lo, hi = np.uint64(target.lo), np.uint64(target.hi)
-    inside = keys[(keys >= lo) & (keys <= hi)]
+    the identity of an unsigned ``max``); keeps them as the target's candidates."""
+    inside = np.concatenate(list(_in_range(keys, target)) or [np.empty(0, np.uint64)])
+    target.candidates = inside
     if inside.size == 0:
         return [np.uint64(0), np.uint64(0)]
     return [inside.max(), ~inside.min()]
@@ -175,8 +199,8 @@ def select_ranks(local_values, ranks, total, comm, bins=DEFAULT_BINS):
         if not 1 <= k <= total:
             raise ValueError(f"rank {k} is outside 1..{total}")
     keys = order_keys(local_values)
-    first = comm.max(np.array(_local_extremes(keys, _Target(1, 0, (1 << 64) - 1, 0)),
-                                   dtype=np.uint64))
+    first = comm.max(np.array([keys.max(), ~keys.min()] if keys.size else [0, 0],
+                              dtype=np.uint64))
     hi, lo = int(first[0]), int(~first[1])
     targets = [_Target(int(k), lo, hi, total) for k in ranks]
     rounds = 0

@@ -92,7 +92,12 @@ def _labels(dmatrix):
 
 
 def _local_scores(predt, n):
-    scores = np.asarray(predt, dtype=np.float64).reshape(-1)
+    # XGBoost's float32 margins are kept as they are (the kernels and the selection
+    # read float32 exactly; a float64 copy would cost 8 bytes per row)
+    scores = np.asarray(predt)
+    if scores.dtype != np.float32:
+        scores = scores.astype(np.float64, copy=False)
+    scores = np.ascontiguousarray(scores.reshape(-1))
     if scores.shape[0] != n:
         raise ValueError(f"{scores.shape[0]} scores for {n} rows (one output per row expected)")
     return scores
