@@ -262,7 +262,7 @@ class GlobalWindowMetric:
             / (b - a) for a, b in self.windows]))
         record = {"value": value, "bytes_sent": comm.bytes_sent, "rows": int(is_pos.shape[0])}
         if self.with_logloss:
-            margin = np.where(is_pos, scores, -scores)
+            margin = np.where(is_pos, scores, -scores).astype(np.float64)
             total = float(comm.sum(np.array([np.logaddexp(0.0, -margin).sum()]))[0])
             record["logloss"] = total / (m + n)
         if self.record is not None:

@@ -112,11 +112,12 @@ def test_each_round_window_equals_single_process(cluster_client, fpr_range):
         assert w.w_bot == (neg_omega[scores[~is_pos] == w.v_bot][0])
         # the global sums: sum over positives of exp(lo - s), over negatives of omega exp(s - v_top)
         sums = rec[0]["sums"]
-        lo = scores[is_pos].min()
+        s64 = scores.astype(np.float64)         # XGBoost's float32 margins, exactly
+        lo = s64[is_pos].min()
         assert sums.lo_pos == lo
-        assert sums.sum_pos == pytest.approx(math.fsum(np.exp(lo - scores[is_pos])), rel=1e-12)
+        assert sums.sum_pos == pytest.approx(math.fsum(np.exp(lo - s64[is_pos])), rel=1e-12)
         assert sums.sum_neg == pytest.approx(
-            math.fsum(neg_omega * np.exp(scores[~is_pos] - w.v_top)), rel=1e-12)
+            math.fsum(neg_omega * np.exp(s64[~is_pos] - w.v_top)), rel=1e-12)
         for r in rec[1:]:
             assert r["sums"] == sums and r["window"] == w
     if fpr_range != (0.0, 1.0):
