@@ -157,7 +157,12 @@ class GlobalWindowObjective:
         is_pos, counts = self._is_pos, self._counts
         scores = _local_scores(predt, is_pos.shape[0])
         _check_finite(scores, comm)
-        grad, hess = np.zeros(scores.shape[0]), np.zeros(scores.shape[0])
+        # XGBoost keeps float32 gradients: the window loss alone adds its float64
+        # derivatives into float32 zeros (one rounding, as XGBoost's own cast would do),
+        # 8 bytes per row fewer and no copy; the log-loss kernel writes float64
+        dtype = np.float32 if self.loss == "exponential" and not self.logloss_weight \
+            else np.float64
+        grad, hess = np.zeros(scores.shape[0], dtype), np.zeros(scores.shape[0], dtype)
         record = {"rank": comm.rank, "world_size": comm.world_size}
         if self.loss == "logloss" or self.logloss_weight > 0:
             w = 1.0 if self.loss == "logloss" else self.logloss_weight
