@@ -133,3 +133,55 @@ def test_distributed_fit_without_a_client_is_a_clear_error():
     y = da.from_array(np.arange(300) % 2, chunks=150)
     with pytest.raises(ValueError, match="needs a dask.distributed Client"):
         GradientBoostingRanker(engine="xgboost").fit(X, y)
+
+
+class _LocalDMatrix:
+    """The three methods of an XGBoost DMatrix the objective reads."""
+
+    def __init__(self, labels, weight=None):
+        self.labels = np.asarray(labels, dtype=np.float32)
+        self.weight = np.empty(0) if weight is None else weight
+
+    def get_label(self):
+        return self.labels
+
+    def get_weight(self):
+        return self.weight
+
+    def num_row(self):
+        return self.labels.shape[0]
+
+    class handle:       # noqa: N801 - XGBoost's attribute
+        value = 1
+
+
+@pytest.mark.parametrize("loss, weight", [("exponential", 0.0), ("exponential", 0.5),
+                                          ("logloss", 0.0)])
+def test_one_process_objective_equals_the_kernels(loss, weight):
+    from pauc.distributed._xgboost_window import GlobalWindowObjective
+    from pauc.objectives import window_objective
+    rng = np.random.RandomState(0)
+    y = rng.rand(3000) < 0.2
+    predt = (rng.randn(3000) * 3).astype(np.float32)
+    predt[:500] = np.round(predt[:500])                     # ties at the borders
+    got_g, got_h = GlobalWindowObjective((0.02, 0.1), loss, logloss_weight=weight)(
+        predt, _LocalDMatrix(y))
+    g, h = window_objective(y, (0.02, 0.1), loss, logloss_weight=weight).gradient(predt)
+    # the window loss alone is returned in float32 (XGBoost's precision): the same
+    # float64 value up to summation order, rounded once
+    rtol = 2e-7 if got_g.dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(got_g, g, rtol=rtol, atol=1e-300)
+    np.testing.assert_allclose(got_h, h, rtol=rtol, atol=1e-300)
+
+
+def test_objective_refuses_weights_and_other_labels():
+    from pauc.distributed._xgboost_window import GlobalWindowMetric, GlobalWindowObjective
+    y = np.arange(20) % 2
+    with pytest.raises(NotImplementedError, match="sample weights"):
+        GlobalWindowObjective()(np.zeros(20, np.float32), _LocalDMatrix(y, np.ones(20)))
+    with pytest.raises(NotImplementedError, match="sample weights"):
+        GlobalWindowMetric([(0.0, 0.5)])(np.zeros(20, np.float32), _LocalDMatrix(y, np.ones(20)))
+    with pytest.raises(ValueError, match="labels 0 / 1"):
+        GlobalWindowObjective()(np.zeros(20, np.float32), _LocalDMatrix(y * 2))
+    with pytest.raises(ValueError, match="one of"):
+        GlobalWindowObjective(loss="squared_hinge")
