@@ -22,13 +22,16 @@ The names, and the in-memory code that hands over under them:
 ``linear_scores``     their ``decision_function``: lazy chunked ``X @ coef``
 ``oracle``            :mod:`pauc.svm.oracles` on chunked scores
 ``raw_area``          :mod:`pauc.metrics` on chunked scores and labels
+``boosting_fit``      ``GradientBoostingRanker.fit`` on dask arrays or
+                      dataframes: ``xgboost.dask`` on the global window
+``boosting_scores``   its ``decision_function`` on them: lazy dask scores
 ====================  =====================================================
 """
 
 import importlib
 import sys
 
-__all__ = ["is_chunked", "chunked", "register"]
+__all__ = ["is_chunked", "is_dask_collection", "chunked", "register"]
 
 # The package that registers the handlers (imported on first use).
 _PROVIDER = "pauc.distributed"
@@ -39,6 +42,13 @@ def is_chunked(*objects):
     """True if any of ``objects`` is a :class:`dask.array.Array` (dask is not imported)."""
     module = sys.modules.get("dask.array")
     return module is not None and any(isinstance(obj, module.Array) for obj in objects)
+
+
+def is_dask_collection(*objects):
+    """True if any of ``objects`` is a dask dataframe or series (dask is not imported)."""
+    module = sys.modules.get("dask.dataframe")
+    return module is not None and any(isinstance(obj, (module.DataFrame, module.Series))
+                                      for obj in objects)
 
 
 def register(name, function):

@@ -95,6 +95,7 @@ from . import metrics
 from ._validation import _classes, check_fpr_range, check_pos_label, empirical_indices
 from ._loss import _window as _window_losses
 from ._loss import loss_names, loss_row
+from ._sample_weights import refuse_sample_weights
 
 __all__ = ["LOSSES", "WINDOW_LOSSES", "window_objective", "window_metric"]
 
@@ -225,8 +226,11 @@ class WindowObjective:
         scratch = np.zeros(self.n_rows)
         return self._accumulate(scores, scratch, np.zeros(self.n_rows))
 
-    def __call__(self, a, b):
-        scores, _ = _split_call(a, b)
+    def __call__(self, a, b, sample_weight=None):
+        # three parameters: LightGBM's scikit-learn API then passes the weights
+        # (None without), XGBoost's passes them by name when there are some
+        scores, data = _split_call(a, b)
+        refuse_sample_weights(data, sample_weight)
         return self.gradient(scores)
 
     def __repr__(self):
@@ -289,8 +293,9 @@ class WindowMetric:
         self.pos_label = pos_label
         self.name = f"pauc[{fpr_range[0]:g},{fpr_range[1]:g}]"
 
-    def __call__(self, a, b):
+    def __call__(self, a, b, sample_weight=None):
         scores, labels = _split_call(a, b)
+        refuse_sample_weights(labels, sample_weight)
         if hasattr(labels, "get_label"):
             labels = labels.get_label()
         value = metrics.partial_auc(labels, scores.reshape(-1), fpr_range=self.fpr_range,
@@ -324,3 +329,10 @@ def window_metric(fpr_range=(0.0, 0.1), *, pos_label=None):
         estimators' ``eval_metric``.
     """
     return WindowMetric(check_fpr_range(fpr_range), pos_label)
+
+
+# XGBoost: window_objective works as it is (xgb.train(obj=...), XGBClassifier(objective=...));
+# the metric returns XGBoost's shapes (pauc.boost._xgboost).
+from .boost._xgboost import XGBoostWindowMetric, xgboost_metric  # noqa: E402
+
+__all__ += ["refuse_sample_weights", "XGBoostWindowMetric", "xgboost_metric"]

@@ -22,6 +22,13 @@ way, from here to the in-memory code.
   :func:`~pauc.metrics.two_way_partial_auc` on dask scores: the in-memory
   value, exactly (:mod:`._metrics`).
 
+* ``GradientBoostingRanker(engine="xgboost").fit(X, y)`` with dask arrays or
+  dataframes: ``xgboost.dask`` training whose window objective reduces
+  across the workers with XGBoost's collective, every round on the exact
+  global window (:mod:`._boosting`, :mod:`._xgboost_window`,
+  :mod:`._global_window`, :mod:`._selection`), stopped on the exact global
+  validation pAUC.
+
 Forests and grid searches stay on joblib: ``joblib.parallel_backend("dask")``
 moves them onto a cluster unchanged.
 """
@@ -34,6 +41,7 @@ except ImportError as exc:  # pragma: no cover - dask is in the test extra
                       "pip install 'pauc[dask]'") from exc
 
 from .._dispatch import register
+from ._boosting import boosting_fit, boosting_predict, boosting_scores
 from ._fit import linear_scores, training_design
 from ._graphs import oracle
 from ._metrics import raw_area
@@ -44,3 +52,6 @@ register("training_design", training_design)
 register("linear_scores", linear_scores)
 register("oracle", oracle)
 register("raw_area", raw_area)
+register("boosting_fit", boosting_fit)
+register("boosting_scores", boosting_scores)
+register("boosting_predict", boosting_predict)

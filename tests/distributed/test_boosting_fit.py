@@ -1,0 +1,146 @@
+"""GradientBoostingRanker(engine="xgboost").fit on dask data, LocalCluster of 2 processes (issue 26)."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("xgboost.dask")
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("dask.distributed")
+
+from pauc.boost import GradientBoostingRanker  # noqa: E402
+from pauc.distributed._boosting import WorkerLostError  # noqa: E402
+from pauc.distributed._xgboost_window import GlobalWindowObjective  # noqa: E402
+from pauc.metrics import partial_auc  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cluster_client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    with cluster, client:
+        yield client
+
+
+def nonlinear(n, seed=0, d=6):
+    rng = np.random.RandomState(seed)
+    X = rng.randn(n, d).astype(np.float32)
+    y = (X[:, 0] + np.sin(2 * X[:, 1]) + X[:, 2] * X[:, 3] + 0.5 * rng.randn(n) > 1.3)
+    return X, y.astype(np.int64)
+
+
+def sorted_chunks(X, y, parts=2):
+    """Rows sorted by the label-driving feature, in ``parts`` row chunks (adversarial)."""
+    order = np.argsort(X[:, 0], kind="stable")
+    X, y = X[order], y[order]
+    rows = -(-X.shape[0] // parts)
+    return da.from_array(X, chunks=(rows, -1)), da.from_array(y, chunks=(rows,))
+
+
+def test_fit_on_dask_arrays_and_dataframes(cluster_client):
+    X, y = nonlinear(6000)
+    dX, dy = sorted_chunks(X, y)
+    model = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=15,
+                                   random_state=0).fit(dX, dy)
+    assert set(model.validation_history_) == {"logloss", "exponential"}
+    assert model.best_loss_ in ("logloss", "exponential")
+    assert model.classes_.tolist() == [0, 1] and model.n_features_in_ == 6
+    assert model.feature_importances_.sum() == pytest.approx(1.0)
+    # in-memory and lazy scores agree; the threshold is the in-memory rule's
+    lazy = model.decision_function(dX)
+    assert isinstance(lazy, da.Array)
+    np.testing.assert_allclose(lazy.compute(), model.decision_function(dX.compute()),
+                               rtol=1e-6)
+    from pauc._threshold import operating_threshold
+    scores = model.decision_function(dX.compute())
+    assert model.threshold_ == operating_threshold(scores, dy.compute() == 1, 0.1)
+    # a dask dataframe and series: the same fit (not bit for bit: XGBoost's
+    # distributed quantile sketch depends on which worker holds which partition)
+    frame = dd.from_dask_array(dX, columns=[f"x{k}" for k in range(6)])
+    series = dd.from_dask_array(dy)
+    again = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=15,
+                                   random_state=0).fit(frame, series)
+    assert set(again.validation_history_) == {"logloss", "exponential"}
+    assert isinstance(again.decision_function(frame), da.Array)
+    X_te, y_te = nonlinear(4000, seed=9)
+    assert abs(partial_auc(y_te, again.decision_function(X_te), fpr_range=(0.0, 0.1))
+               - partial_auc(y_te, model.decision_function(X_te), fpr_range=(0.0, 0.1))) < 0.05
+
+
+def test_fixed_rounds_without_validation_and_refit(cluster_client):
+    X, y = nonlinear(1500, seed=1)
+    dX, dy = sorted_chunks(X, y)
+    model = GradientBoostingRanker((0.0, 0.2), loss="exponential", engine="xgboost",
+                                   n_estimators=8, early_stopping=False).fit(dX, dy)
+    assert model.n_iter_ == 8 and model.stopped_on_ == "fixed"
+    refit = GradientBoostingRanker((0.0, 0.2), loss="logloss", engine="xgboost",
+                                   n_estimators=20, early_stopping=True, refit=True,
+                                   n_iter_no_change=5, random_state=0).fit(dX, dy)
+    assert "refit" in refit.fit_seconds_
+
+
+def test_clear_errors(cluster_client):
+    X, y = nonlinear(600)
+    dX, dy = sorted_chunks(X, y)
+    with pytest.raises(ValueError, match="pass engine='xgboost'"):
+        GradientBoostingRanker().fit(dX, dy)
+    with pytest.raises(ValueError, match="runs on one machine only"):
+        GradientBoostingRanker(loss="squared_hinge", engine="xgboost").fit(dX, dy)
+    with pytest.raises(NotImplementedError, match="sample_weight"):
+        GradientBoostingRanker(engine="xgboost").fit(dX, dy, sample_weight=np.ones(600))
+    with pytest.raises(ValueError, match="fpr_range must be a pair"):
+        GradientBoostingRanker((0.5, 0.1), engine="xgboost").fit(dX, dy)
+    with pytest.raises(ValueError, match="only one class|exactly two|one class"):
+        GradientBoostingRanker(engine="xgboost").fit(dX, da.zeros(600, chunks=300))
+
+
+class _DieAtThirdRound(GlobalWindowObjective):
+    """Kills the worker process of rank 1 at its third call."""
+
+    def __call__(self, predt, dtrain):
+        from xgboost import collective
+        if collective.get_rank() == 1 and len(self.history) == 2:
+            os._exit(1)
+        return super().__call__(predt, dtrain)
+
+
+def test_killed_worker_is_a_clear_error_not_a_hang(monkeypatch):
+    import cloudpickle
+    import time
+    from pauc.distributed import _boosting
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    monkeypatch.setattr(_boosting, "GlobalWindowObjective", _DieAtThirdRound)
+    monkeypatch.setattr(_boosting, "COLLECTIVE_TIMEOUT", 20)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    with cluster, client:
+        X, y = nonlinear(2000)
+        dX, dy = sorted_chunks(X, y)
+        start = time.perf_counter()
+        with pytest.raises(WorkerLostError, match="a Dask worker was lost"):
+            GradientBoostingRanker((0.0, 0.1), loss="exponential", engine="xgboost",
+                                   n_estimators=10, early_stopping=False).fit(dX, dy)
+        assert time.perf_counter() - start < 60
+
+
+@pytest.mark.slow
+def test_distributed_and_single_process_fits_agree_on_test_pauc(cluster_client):
+    """200,000 rows, sorted adversarially: test pAUC within 0.01 in three windows."""
+    X, y = nonlinear(240_000, seed=5, d=10)
+    X_te, y_te = X[200_000:], y[200_000:]
+    dX, dy = sorted_chunks(X[:200_000], y[:200_000])
+    for window in [(0.0, 0.01), (0.02, 0.05), (0.0, 0.1)]:
+        make = lambda: GradientBoostingRanker(window, loss="exponential",  # noqa: E731
+                                              engine="xgboost", n_iter_no_change=30,
+                                              random_state=0)
+        distributed_fit = make().fit(dX, dy)
+        local_fit = make().fit(X[:200_000], y[:200_000])
+        a = partial_auc(y_te, distributed_fit.decision_function(X_te), fpr_range=window)
+        b = partial_auc(y_te, local_fit.decision_function(X_te), fpr_range=window)
+        print(window, a, b, distributed_fit.n_iter_, local_fit.n_iter_)
+        assert abs(a - b) <= 0.01
