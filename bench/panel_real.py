@@ -170,8 +170,22 @@ def run_one(name, k, split, method, cache):
             record["seconds"][str(w)] = time.perf_counter() - start
             record["pauc"][str(w)] = model.score(Xt, yt)
             record["extra"][str(w)] = _describe(model, Xt, yt, w)
+            _save_scores(path.parent / f"{k}_{w[0]:g}_{w[1]:g}.npz", model, y, Xt, yt)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record))
+
+
+def _save_scores(path, model, y, Xt, yt):
+    """Each boosted candidate's out-of-fold and fold-bagged test scores, to replay
+    selection rules offline (``bench/panel_replay.py``)."""
+    if not getattr(model, "oof_scores_", None):
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    test = {n: s for n, s in model._candidate_test_scores(Xt).items()
+            if n in model.oof_scores_}
+    np.savez_compressed(path, y_train=(np.asarray(y) == 1), y_test=(np.asarray(yt) == 1),
+                        **{f"oof__{n}": v for n, v in model.oof_scores_.items()},
+                        **{f"test__{n}": v for n, v in test.items()})
 
 
 def _describe(model, Xt, yt, window):

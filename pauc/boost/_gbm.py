@@ -64,7 +64,9 @@ ENSEMBLE_STEPS = 20
 # n_estimators="auto": the cap of rounds with early stopping, and the number
 # of rounds without it (LightGBM's and HistGradientBoostingClassifier's default).
 AUTO_ROUNDS = {True: 2000, False: 100}
-# loss="auto": the candidates boosted (names), log-loss first (the reference)
+# loss="auto": the kept candidate unless another one is clearly better
+REFERENCE = "logloss"
+# loss="auto": the candidates boosted (names)
 AUTO_CANDIDATES = tuple(c.name for c in candidates("auto"))
 
 
@@ -537,8 +539,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         values = [criterion(pos, s, windows) for _, _, s in entries]
         boot = bootstrap_criteria(pos, [s for _, _, s in entries], windows,
                                   np.random.RandomState(boot_seed), BOOTSTRAP_ROUNDS)
-        kept = select(values, boot, SELECTION_CONFIDENCE) if len(entries) > 1 else 0
-        shares = win_shares(boot)
+        labels = [e[0] for e in entries]
+        ref = labels.index(REFERENCE) if REFERENCE in labels else 0
+        kept = select(values, boot, SELECTION_CONFIDENCE, ref) if len(entries) > 1 else 0
+        shares = win_shares(boot, ref)
         self.cv_results_ = {
             "candidate": [e[0] for e in entries],
             "oof_score": [float(v) for v in values],
@@ -552,7 +556,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         for k, (n, _, _) in enumerate(entries):
             if k < len(names):
                 self.validation_score_[n] = values[k]
-            if k > 0:
+            if k != ref:
                 self.selection_confidence_[n] = float(shares[k])
         self.selected_ = entries[kept][0]
         self.members_ = [(n, float(w), *self._candidates[n])
