@@ -271,3 +271,16 @@ def test_no_deep_copy_side_channel():
     from pauc.objectives import window_objective
     objective = window_objective(np.r_[np.ones(5), np.zeros(20)], (0.0, 0.5))
     assert copy.deepcopy(objective) is not objective
+
+
+def test_docstring_example_runs():
+    import doctest
+
+    import pauc.boost._gbm as module
+    finder = doctest.DocTestFinder()
+    tests = [t for t in finder.find(module) if t.name.endswith("GradientBoostingRanker")]
+    assert tests and tests[0].examples
+    runner = doctest.DocTestRunner()
+    for t in tests:
+        runner.run(t)
+    assert runner.failures == 0
