@@ -24,7 +24,7 @@ import numpy as np
 
 from pauc.boost._gbm import BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS
 from pauc.boost._selection import (RankScale, blend, bootstrap_criteria, criterion,
-                                   greedy_ensemble, select)
+                                   cross_fitted_ensemble, select)
 from pauc.boost._stopping import validation_windows
 from pauc.metrics import partial_auc
 
@@ -46,11 +46,12 @@ def entries(data, window):
                                            for n in names])))
     if len(names) > 2:
         weights.append(("mean", np.full(len(names), 1.0 / len(names))))
-    w, _ = greedy_ensemble(norm_oof, pos, windows, ENSEMBLE_STEPS)
-    if np.count_nonzero(w) > 1:
-        weights.append(("ensemble", w))
     for label, w in weights:
         out.append((label, blend(norm_oof, w), blend(norm_test, w)))
+    w, honest = cross_fitted_ensemble(norm_oof, pos, window, np.random.RandomState(0),
+                                      ENSEMBLE_STEPS)
+    if np.count_nonzero(w) > 1:
+        out.append(("ensemble", honest, blend(norm_test, w)))
     return out, windows
 
 

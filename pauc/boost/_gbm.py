@@ -48,8 +48,8 @@ from .. import objectives
 from ._candidates import Candidate, candidates
 from ._crossfit import boost_fold, plan_folds, run_parallel
 from ._lgb_engine import boost
-from ._selection import (RankScale, blend, bootstrap_criteria, criterion, greedy_ensemble,
-                         select, win_shares)
+from ._selection import (RankScale, blend, bootstrap_criteria, criterion,
+                         cross_fitted_ensemble, select, win_shares)
 from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F401 (re-exported)
 
 # A candidate replaces the reference (log-loss) only if it beats it on this share
@@ -533,9 +533,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
             if len(names) > 2:
                 w = np.full(len(names), 1.0 / len(names))
                 entries.append(("mean", w, blend(normalized, w)))
-            w, _ = greedy_ensemble(normalized, pos, windows, ENSEMBLE_STEPS)
+            w, honest = cross_fitted_ensemble(normalized, pos, fpr_range,
+                                              np.random.RandomState(boot_seed), ENSEMBLE_STEPS)
             if np.count_nonzero(w) > 1:
-                entries.append(("ensemble", w, blend(normalized, w)))
+                entries.append(("ensemble", w, honest))
         values = [criterion(pos, s, windows) for _, _, s in entries]
         boot = bootstrap_criteria(pos, [s for _, _, s in entries], windows,
                                   np.random.RandomState(boot_seed), BOOTSTRAP_ROUNDS)
