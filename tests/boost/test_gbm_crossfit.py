@@ -15,6 +15,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from pauc.boost import GradientBoostingRanker
 from pauc.boost._crossfit import auto_n_folds
+from pauc.boost._gbm import SELECTION_CONFIDENCE
 from pauc.boost._selection import (RankScale, blend, criterion, greedy_ensemble, select,
                                    win_shares)
 from pauc.boost._stopping import Stopping, middle_of_stretch
@@ -140,7 +141,7 @@ def test_kept_candidate_is_the_best_eligible_one():
                                    random_state=0).fit(X, y)
     res = model.cv_results_
     eligible = [k for k in range(len(res["candidate"]))
-                if k == 0 or res["win_share"][k] >= 0.84]
+                if k == 0 or res["win_share"][k] >= SELECTION_CONFIDENCE]
     best = max(eligible, key=lambda k: (res["oof_score"][k], -k))
     assert res["selected"].index(True) == best
     assert model.selected_ == res["candidate"][best]
