@@ -264,9 +264,38 @@ def report(args):
             f"{set_means[m]:7.4f}      {'*' if set_means[m] >= best - 0.0005 else ' '}"
             for m in methods))
         print(f"{'':<22} {'fit s':<12} " + " ".join(f"{secs[m]:12.2f}   " for m in methods))
+    if getattr(args, "rst", False):
+        _rst_table(cache, args.sets, methods)
     print(f"\n'{ours}' first on {cells_first} of {n_cells} (set, window) cells and on "
           f"{sets_first} of {n_sets} sets (mean over the windows)")
     print("set mean - best peer: " + ", ".join(f"{k} {v:+.4f}" for k, v in set_gaps.items()))
+
+
+def _rst_table(cache, sets, methods):
+    """Per set: the mean over the windows of the test pAUC, mean +- std over the splits."""
+    rows = []
+    for name in sets:
+        res = {m: _results(cache, name, m) for m in methods}
+        n = min(len(r) for r in res.values())
+        if n == 0:
+            continue
+        cells = {}
+        for m in methods:
+            per_split = np.array([np.mean(list(r["pauc"].values())) for r in res[m][:n]])
+            cells[m] = (per_split.mean(), per_split.std())
+        best = max(v[0] for v in cells.values())
+        rows.append([f"{name} ({n})"] + [
+            (f"**{mu:.4f}**" if mu >= best - 0.0005 else f"{mu:.4f}")
+            + (f" ± {sd:.3f}" if n > 1 else "") for mu, sd in cells.values()])
+    head = ["set (splits)"] + list(methods)
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = "  ".join("=" * w for w in widths)
+    print("\n" + line)
+    print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
+    print(line)
+    for r in rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+    print(line)
 
 
 def main():
@@ -279,6 +308,7 @@ def main():
         p.add_argument("--methods", nargs="+",
                        default=["peers"] if command == "run" else ["gbm", *PEERS])
         p.add_argument("--max-splits", type=int, default=0)
+        p.add_argument("--rst", action="store_true", help="report: also an RST table")
     args = parser.parse_args()
     run(args) if args.command == "run" else report(args)
 
