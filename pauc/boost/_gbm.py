@@ -63,9 +63,11 @@ BOOTSTRAP_ROUNDS = 100
 SMOOTHING_DIVISOR = 4
 # Greedy ensemble selection: steps of Caruana et al.'s forward selection.
 ENSEMBLE_STEPS = 20
-# n_estimators="auto": the cap of rounds with early stopping, and the number
-# of rounds without it (LightGBM's and HistGradientBoostingClassifier's default).
-AUTO_ROUNDS = {True: 2000, False: 100}
+# n_estimators="auto": the cap of rounds with early stopping (CatBoost's 1000: on
+# separable data the held-out log-loss falls for ever, and the small-tree candidates
+# ran to any cap), and the number of rounds without it (LightGBM's and
+# HistGradientBoostingClassifier's default).
+AUTO_ROUNDS = {True: 1000, False: 100}
 # loss="auto": the kept candidate unless another one is clearly better
 REFERENCE = "logloss"
 # loss="auto": the candidates boosted (names)
@@ -162,7 +164,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         log-loss.
     n_estimators : int or "auto", default="auto"
         Boosting rounds per candidate and fold: the maximum with early
-        stopping, the number without.  ``"auto"``: 2000 with early stopping,
+        stopping, the number without.  ``"auto"``: 1000 with early stopping,
         100 without.
     learning_rate : float, default=0.1
     num_leaves : int, default=31
