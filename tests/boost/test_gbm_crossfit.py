@@ -2,7 +2,6 @@
 the fixes of issue 25's hostile pass."""
 
 import pickle
-import warnings
 
 import numpy as np
 import pytest
