@@ -63,7 +63,8 @@ PEERS = ("lightgbm", "lightgbm-es", "xgboost", "catboost", "histgbc")
 # "_patch": {module: {name: value}} replaces module constants during the fit (to measure
 # another rule before making it the default)
 VARIANTS = {
-    "gbm": {},
+    "gbm": {},              # the defaults (the exploratory runs of issue 25 were cached as "gbm")
+    "gbm-final": {},        # the defaults as committed, run again after the rules were fixed
 }
 
 
@@ -170,8 +171,22 @@ def run_one(name, k, split, method, cache):
             record["seconds"][str(w)] = time.perf_counter() - start
             record["pauc"][str(w)] = model.score(Xt, yt)
             record["extra"][str(w)] = _describe(model, Xt, yt, w)
+            _save_scores(path.parent / f"{k}_{w[0]:g}_{w[1]:g}.npz", model, y, Xt, yt)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record))
+
+
+def _save_scores(path, model, y, Xt, yt):
+    """Each boosted candidate's out-of-fold and fold-bagged test scores, to replay
+    selection rules offline (``bench/panel_replay.py``)."""
+    if not getattr(model, "oof_scores_", None):
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    test = {n: s for n, s in model._candidate_test_scores(Xt).items()
+            if n in model.oof_scores_}
+    np.savez_compressed(path, y_train=(np.asarray(y) == 1), y_test=(np.asarray(yt) == 1),
+                        **{f"oof__{n}": v for n, v in model.oof_scores_.items()},
+                        **{f"test__{n}": v for n, v in test.items()})
 
 
 def _describe(model, Xt, yt, window):
@@ -249,9 +264,38 @@ def report(args):
             f"{set_means[m]:7.4f}      {'*' if set_means[m] >= best - 0.0005 else ' '}"
             for m in methods))
         print(f"{'':<22} {'fit s':<12} " + " ".join(f"{secs[m]:12.2f}   " for m in methods))
+    if getattr(args, "rst", False):
+        _rst_table(cache, args.sets, methods)
     print(f"\n'{ours}' first on {cells_first} of {n_cells} (set, window) cells and on "
           f"{sets_first} of {n_sets} sets (mean over the windows)")
     print("set mean - best peer: " + ", ".join(f"{k} {v:+.4f}" for k, v in set_gaps.items()))
+
+
+def _rst_table(cache, sets, methods):
+    """Per set: the mean over the windows of the test pAUC, mean +- std over the splits."""
+    rows = []
+    for name in sets:
+        res = {m: _results(cache, name, m) for m in methods}
+        n = min(len(r) for r in res.values())
+        if n == 0:
+            continue
+        cells = {}
+        for m in methods:
+            per_split = np.array([np.mean(list(r["pauc"].values())) for r in res[m][:n]])
+            cells[m] = (per_split.mean(), per_split.std())
+        best = max(v[0] for v in cells.values())
+        rows.append([f"{name} ({n})"] + [
+            (f"**{mu:.4f}**" if mu >= best - 0.0005 else f"{mu:.4f}")
+            + (f" ± {sd:.3f}" if n > 1 else "") for mu, sd in cells.values()])
+    head = ["set (splits)"] + list(methods)
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = "  ".join("=" * w for w in widths)
+    print("\n" + line)
+    print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
+    print(line)
+    for r in rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+    print(line)
 
 
 def main():
@@ -264,6 +308,7 @@ def main():
         p.add_argument("--methods", nargs="+",
                        default=["peers"] if command == "run" else ["gbm", *PEERS])
         p.add_argument("--max-splits", type=int, default=0)
+        p.add_argument("--rst", action="store_true", help="report: also an RST table")
     args = parser.parse_args()
     run(args) if args.command == "run" else report(args)
 

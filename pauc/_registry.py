@@ -71,8 +71,8 @@ METHODS = {
                {"C": 100.0}, grid={"C": [1.0, 10.0, 100.0, 1000.0]},
                cv_target="pauc.svm:AUCSVMCV"),
         Method("gbm", "pauc.boost:GradientBoostingRanker",
-               "gradient-boosted trees (LightGBM) on window losses, stopped and chosen on the "
-               "validation window pAUC",
+               "gradient-boosted trees (LightGBM) on log-loss and window losses, cross-fitted: "
+               "chosen on the out-of-fold window pAUC, fold models averaged",
                {"random_state": 0}, uses_fpr_range=True,
                grid={"num_leaves": [15, 31, 63], "learning_rate": [0.05, 0.1]}),
         Method("svm-pauc", "pauc.svm:PartialAUCSVM",

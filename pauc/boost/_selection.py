@@ -139,3 +139,35 @@ def greedy_ensemble(normalized, is_pos, windows, max_steps=20):
         if trial[k] > best_value:
             best_value, best_counts = trial[k], counts.copy()
     return best_counts / best_counts.sum(), best_value
+
+
+def cross_fitted_ensemble(normalized, is_pos, fpr_range, rng, max_steps=20):
+    """Greedy ensemble weights on all rows, and honest scores to judge them by.
+
+    The ensemble's criterion on the rows it was chosen on is optimistic (it is
+    the maximum of a search).  So the weights are chosen again on each half of
+    the rows (stratified) and applied to the other half: the pooled result is
+    an out-of-fold score of the *procedure*, comparable with the single
+    candidates' out-of-fold scores.
+
+    Returns
+    -------
+    weights : ndarray
+        The weights chosen on all rows (those the fitted model uses).
+    honest : ndarray
+        Per row, the blend with the weights chosen on the other half.
+    """
+    from ._stopping import validation_windows
+
+    windows = validation_windows(int((~is_pos).sum()), fpr_range)
+    weights, _ = greedy_ensemble(normalized, is_pos, windows, max_steps)
+    half = np.zeros(is_pos.shape[0], dtype=bool)
+    for rows in (np.flatnonzero(is_pos), np.flatnonzero(~is_pos)):
+        half[rng.permutation(rows)[:rows.size // 2]] = True
+    honest = np.empty(is_pos.shape[0])
+    for chosen_on in (half, ~half):
+        part = is_pos[chosen_on]
+        w, _ = greedy_ensemble([s[chosen_on] for s in normalized], part,
+                               validation_windows(int((~part).sum()), fpr_range), max_steps)
+        honest[~chosen_on] = blend([s[~chosen_on] for s in normalized], w)
+    return weights, honest

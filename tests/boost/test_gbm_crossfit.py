@@ -2,7 +2,6 @@
 the fixes of issue 25's hostile pass."""
 
 import pickle
-import warnings
 
 import numpy as np
 import pytest
@@ -15,6 +14,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from pauc.boost import GradientBoostingRanker
 from pauc.boost._crossfit import auto_n_folds
+from pauc.boost._gbm import SELECTION_CONFIDENCE
 from pauc.boost._selection import (RankScale, blend, criterion, greedy_ensemble, select,
                                    win_shares)
 from pauc.boost._stopping import Stopping, middle_of_stretch
@@ -140,7 +140,7 @@ def test_kept_candidate_is_the_best_eligible_one():
                                    random_state=0).fit(X, y)
     res = model.cv_results_
     eligible = [k for k in range(len(res["candidate"]))
-                if k == 0 or res["win_share"][k] >= 0.84]
+                if k == 0 or res["win_share"][k] >= SELECTION_CONFIDENCE]
     best = max(eligible, key=lambda k: (res["oof_score"][k], -k))
     assert res["selected"].index(True) == best
     assert model.selected_ == res["candidate"][best]
@@ -271,3 +271,16 @@ def test_no_deep_copy_side_channel():
     from pauc.objectives import window_objective
     objective = window_objective(np.r_[np.ones(5), np.zeros(20)], (0.0, 0.5))
     assert copy.deepcopy(objective) is not objective
+
+
+def test_docstring_example_runs():
+    import doctest
+
+    import pauc.boost._gbm as module
+    finder = doctest.DocTestFinder()
+    tests = [t for t in finder.find(module) if t.name.endswith("GradientBoostingRanker")]
+    assert tests and tests[0].examples
+    runner = doctest.DocTestRunner()
+    for t in tests:
+        runner.run(t)
+    assert runner.failures == 0

@@ -1,0 +1,93 @@
+"""Replay GradientBoostingRanker's out-of-fold selection offline, under other rules.
+
+``bench/panel_real.py run --methods gbm`` saves, per (set, split, window), every
+boosted candidate's out-of-fold scores on the training rows and its fold-bagged
+scores on the test rows.  This script rebuilds the blends and the selection of
+:meth:`GradientBoostingRanker._select` from them (the same functions of
+:mod:`pauc.boost._selection`) for each rule -- the reference candidate and the
+bootstrap bar -- and prints the mean test pAUC per set, so that a rule is
+measured on the whole panel from one run of the boosting::
+
+    python bench/panel_replay.py --references logloss mean logloss-extra --confidence 0.84 0.5
+
+The choice inside each fit uses the out-of-fold scores only; the test scores are
+read only to report.
+"""
+
+import argparse
+import glob
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from pauc.boost._gbm import BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS
+from pauc.boost._selection import (RankScale, blend, bootstrap_criteria, criterion,
+                                   cross_fitted_ensemble, select)
+from pauc.boost._stopping import validation_windows
+from pauc.metrics import partial_auc
+
+
+def entries(data, window):
+    """``(names, oof list, test list)`` of the candidates and blends, as the fit builds them."""
+    names = [k[5:] for k in data.files if k.startswith("oof__")]
+    pos = data["y_train"]
+    oof = [data[f"oof__{n}"] for n in names]
+    test = [data[f"test__{n}"] for n in names]
+    windows = validation_windows(int((~pos).sum()), window)
+    scales = [RankScale(s) for s in oof]
+    norm_oof = [sc(s) for sc, s in zip(scales, oof)]
+    norm_test = [sc(s) for sc, s in zip(scales, test)]
+    out = list(zip(names, oof, test))
+    weights = []
+    if "logloss" in names and "exponential" in names:
+        weights.append(("blend", np.array([0.5 if n in ("logloss", "exponential") else 0.0
+                                           for n in names])))
+    if len(names) > 2:
+        weights.append(("mean", np.full(len(names), 1.0 / len(names))))
+    for label, w in weights:
+        out.append((label, blend(norm_oof, w), blend(norm_test, w)))
+    w, honest = cross_fitted_ensemble(norm_oof, pos, window, np.random.RandomState(0),
+                                      ENSEMBLE_STEPS)
+    if np.count_nonzero(w) > 1:
+        out.append(("ensemble", honest, blend(norm_test, w)))
+    return out, windows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", default="/work/cache-crossfit/panel")
+    parser.add_argument("--method", default="gbm")
+    parser.add_argument("--references", nargs="+", default=["logloss", "mean", "logloss-extra"])
+    parser.add_argument("--confidence", nargs="+", type=float, default=[0.84, 0.5])
+    args = parser.parse_args()
+    rules = [(r, c) for r in args.references for c in args.confidence]
+    table = defaultdict(lambda: defaultdict(list))
+    for path in sorted(glob.glob(f"{args.cache}/*/{args.method}/*.npz")):
+        name = Path(path).parts[-3]
+        m = re.match(r"(\d+)_([\d.e-]+)_([\d.e-]+)\.npz", Path(path).name)
+        window = (float(m.group(2)), float(m.group(3)))
+        data = np.load(path)
+        found, windows = entries(data, window)
+        labels = [e[0] for e in found]
+        pos, yt = data["y_train"], data["y_test"]
+        values = [criterion(pos, e[1], windows) for e in found]
+        boot = bootstrap_criteria(pos, [e[1] for e in found], windows,
+                                  np.random.RandomState(0), BOOTSTRAP_ROUNDS)
+        tests = [partial_auc(yt, e[2], fpr_range=window) for e in found]
+        for r, c in rules:
+            ref = labels.index(r) if r in labels else 0
+            table[name][f"{r}@{c:g}"].append(tests[select(values, boot, c, ref)])
+        for label, t in zip(labels, tests):
+            table[name][f"only:{label}"].append(t)
+    keys = sorted({k for v in table.values() for k in v})
+    print(f"{'set':<24} {'n':>3} " + " ".join(f"{k[:16]:>16}" for k in keys))
+    for name, cols in table.items():
+        n = len(next(iter(cols.values())))
+        print(f"{name[:24]:<24} {n:>3} " + " ".join(
+            f"{np.mean(cols[k]):16.4f}" if k in cols else f"{'':>16}" for k in keys))
+
+
+if __name__ == "__main__":
+    main()
