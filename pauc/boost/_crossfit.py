@@ -4,9 +4,10 @@ Each candidate is boosted on ``K - 1`` folds and stopped on the held-out fold
 (:class:`pauc.boost._stopping.Stopping`); the held-out fold's scores at the kept
 round are that candidate's out-of-fold (OOF) scores of those rows, from a model
 that never saw them.  The (candidate, fold) fits are independent and run in
-parallel threads (LightGBM releases the GIL while it grows a tree); each has
-its own seed and LightGBM is deterministic, so the result does not depend on
-the number of threads.
+parallel threads (LightGBM and XGBoost release the GIL while they grow a
+tree); each has its own seed and both engines are deterministic, so the
+result does not depend on the number of threads.  Every training call goes
+through the engine (:mod:`pauc.boost._engines`).
 
 :func:`plan_folds` turns ``cv`` into folds.  ``cv="auto"`` holds out one
 stratified validation split of ``validation_fraction`` only where that split's
@@ -24,10 +25,7 @@ from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
 from .._validation import empirical_indices
-from ._lgb_engine import boost, log_every_round
 from ._stopping import Stopping, ValidationCriterion, validation_windows
-# the module, not its names: pauc.objectives imports this package's kernels
-from .. import objectives
 
 # cv="auto": a single validation split when its window holds this many negatives
 # and it holds this many positives
@@ -105,31 +103,22 @@ class FoldFit:
     seconds: float
 
 
-def boost_fold(X, is_pos, train, held_out, candidate, params, n_rounds, fpr_range,
+def boost_fold(engine, X, is_pos, train, held_out, candidate, params, n_rounds, fpr_range,
                patience, width, log=False, history=True):
-    """Boost ``candidate`` on the rows ``train``, stop it on ``held_out``.  A log-loss
-    candidate computes the window criterion every round only with ``history``
-    (it stops on its log-loss: the criterion is for the record)."""
+    """Boost ``candidate`` with ``engine`` on the rows ``train``, stop it on
+    ``held_out``.  A log-loss candidate computes the window criterion every round
+    only with ``history`` (it stops on its log-loss: the criterion is for the record)."""
     start = time.perf_counter()
     X_tr, pos_tr, X_va, pos_va = X[train], is_pos[train], X[held_out], is_pos[held_out]
-    params = dict(params)
-    if candidate.loss == "logloss":
-        params["objective"], params["metric"] = "binary", "binary_logloss"
-    else:
-        # built from validated labels: no second validation (objectives.window_objective)
-        params["objective"] = objectives.WindowObjective(pos_tr, fpr_range, candidate.loss, 0.0)
-        params["metric"] = "None"
     criterion = ValidationCriterion(validation_windows(int((~pos_va).sum()), fpr_range), pos_va)
     if candidate.rule == "logloss" and not history:
         criterion = None
     stopping = Stopping(None if criterion is None else criterion.name, candidate.rule,
                         patience, width)
-    callbacks = [stopping] + ([log_every_round()] if log else [])
-    booster = boost(params, n_rounds, (X_tr, pos_tr), (X_va, pos_va), feval=criterion,
-                    callbacks=callbacks)
-    rounds = min(stopping.best_round, booster.current_iteration())
-    scores = np.asarray(booster.predict(X_va, raw_score=True, num_iteration=rounds),
-                        dtype=np.float64).ravel()
+    booster = engine.boost(params, candidate.loss, fpr_range, n_rounds, (X_tr, pos_tr),
+                           (X_va, pos_va), criterion=criterion, stopping=stopping, log=log)
+    rounds = min(stopping.best_round, engine.n_rounds(booster))
+    scores = engine.predict(booster, X_va, rounds)
     return FoldFit(booster, rounds, np.asarray(stopping.history, dtype=np.float64),
                    float(stopping.best), scores, time.perf_counter() - start)
 

@@ -31,7 +31,6 @@ Freund, Y., Iyer, R., Schapire, R. E. and Singer, Y. "An Efficient Boosting
 Algorithm for Combining Preferences." JMLR 4, 2003.
 """
 
-import os
 import time
 import warnings
 
@@ -41,13 +40,13 @@ from sklearn.utils import check_random_state
 
 from .._base import (BOOLEAN, FPR_RANGE, POS_LABEL, RANDOM_STATE, VERBOSE, BaseRanker,
                      Interval, Options, Satisfies)
+from .._dispatch import chunked, is_chunked, is_dask_collection
 from .._threshold import operating_threshold, predict_labels
 from .._validation import check_fpr_range, empirical_indices
-from .. import objectives
 from .._loss import loss_names
 from ._candidates import Candidate, candidates
 from ._crossfit import boost_fold, plan_folds, run_parallel
-from ._lgb_engine import boost
+from ._engines import ENGINES, effective_threads as _effective_threads, engine_of, get_engine
 from ._selection import (RankScale, blend, bootstrap_criteria, criterion,
                          cross_fitted_ensemble, select, win_shares)
 from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F401 (re-exported)
@@ -104,15 +103,6 @@ def _check_cv(cv):
     if not (hasattr(cv, "split") and hasattr(cv, "get_n_splits")):
         raise TypeError(cv)
     return cv
-
-
-def _effective_threads(n_jobs):
-    """Threads for scikit-learn's ``n_jobs`` (None = 1, -1 = all cores)."""
-    if n_jobs is None:
-        return 1
-    if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
-    return n_jobs
 
 
 def _varying_features(X):
@@ -333,13 +323,14 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         # threads: None = 1, -1 = every core; 0 means nothing
         "n_jobs": [Options(None), Interval(int, 1), Interval(int, high=-1)],
         "verbose": VERBOSE,
+        "engine": [Options(*ENGINES)],
     }
 
     def __init__(self, fpr_range=(0.0, 1.0), *, loss="auto", n_estimators="auto",
                  learning_rate=0.1, num_leaves=31, min_child_samples=20, reg_lambda=0.0,
                  early_stopping="auto", cv="auto", validation_fraction=0.1,
                  n_iter_no_change=100, refit=False, operating_fpr=None, pos_label=None,
-                 random_state=None, n_jobs=None, verbose=0):
+                 random_state=None, n_jobs=None, verbose=0, engine="lightgbm"):
         self.fpr_range = fpr_range
         self.loss = loss
         self.n_estimators = n_estimators
@@ -357,6 +348,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.engine = engine
 
     # ------------------------------------------------------------ validation
     def _check_weights(self, weight):
@@ -386,24 +378,14 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         return self.n_estimators
 
     # ------------------------------------------------------------------ fit
-    def _lgb_params(self, candidate, seed, n_threads):
-        """LightGBM parameters of ``candidate`` (without its objective)."""
-        params = {
-            "learning_rate": float(self.learning_rate),
-            "num_leaves": int(self.num_leaves),
-            "min_data_in_leaf": int(self.min_child_samples),
-            "lambda_l2": float(self.reg_lambda),
-            "num_threads": n_threads,
-            "seed": seed,
-            # identical models for any number of threads, and no timing test to
-            # choose the histogram layout (docs/developer/measurements.rst)
-            "deterministic": True,
-            "force_row_wise": True,
-            "verbosity": -1,
-            "metric": "None",
-        }
-        params.update(candidate.config)
-        return params
+    def _params(self, candidate, seed, n_threads):
+        """The engine's parameters of ``candidate``: the estimator's tree parameters
+        (LightGBM's names, mapped by the engine), updated by the candidate's."""
+        base = {"learning_rate": float(self.learning_rate),
+                "num_leaves": int(self.num_leaves),
+                "min_data_in_leaf": int(self.min_child_samples),
+                "lambda_l2": float(self.reg_lambda)}
+        return get_engine(self.engine).params(base, candidate.config, seed, n_threads)
 
     def fit(self, X, y, sample_weight=None):
         """Cross-fit each candidate; keep the reference or a clearly better candidate.
@@ -411,7 +393,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Finite values (LightGBM's missing-value handling is not used).
+            Finite values (the engines' missing-value handling is not used).  A
+            dask array or dataframe (with ``engine="xgboost"`` and a
+            ``dask.distributed`` client) is fitted on the cluster, the rows
+            staying on their workers (:mod:`pauc.distributed._boosting`).
         y : array-like of shape (n_samples,)
             Two classes; the positive one is ``pos_label``.
         sample_weight : None or constant array-like of shape (n_samples,)
@@ -420,6 +405,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if is_chunked(X, y) or is_dask_collection(X, y):
+            # rows on a dask cluster: xgboost.dask on the global window (pauc._dispatch)
+            return chunked("boosting_fit")(self, X, y, sample_weight)
         self._validate_params()
         fpr_range = check_fpr_range(self.fpr_range)
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
@@ -467,14 +455,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self._rules = {candidate.name: "fixed"}
 
     def _boost_all_rows(self, X, is_pos, fpr_range, candidate, seed, n_rounds):
-        params = self._lgb_params(candidate, seed, _effective_threads(self.n_jobs))
-        if candidate.loss == "logloss":
-            params["objective"] = "binary"
-        else:
-            params["objective"] = objectives.WindowObjective(is_pos, fpr_range, candidate.loss,
-                                                             0.0)
-        booster = boost(params, n_rounds, (X, is_pos))
-        return booster, booster.current_iteration()
+        engine = get_engine(self.engine)
+        params = self._params(candidate, seed, _effective_threads(self.n_jobs))
+        booster = engine.boost(params, candidate.loss, fpr_range, n_rounds, (X, is_pos))
+        return booster, engine.n_rounds(booster)
 
     def _cross_fit(self, X, is_pos, fpr_range, pool, fold_seed, seed, boot_seed):
         folds = plan_folds(self.cv, self.validation_fraction, X, is_pos, fpr_range, fold_seed)
@@ -483,11 +467,12 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         jobs_count = len(pool) * len(folds)
         per_job = max(1, n_threads // jobs_count)
         width = max(1, self.n_iter_no_change // SMOOTHING_DIVISOR)
+        engine = get_engine(self.engine)
         jobs = []
         for c in pool:
             for k, (train, held_out) in enumerate(folds):
-                params = self._lgb_params(c, seed + k, per_job)
-                jobs.append((boost_fold, (X, is_pos, train, held_out, c, params,
+                params = self._params(c, seed + k, per_job)
+                jobs.append((boost_fold, (engine, X, is_pos, train, held_out, c, params,
                                           self._rounds(True), fpr_range,
                                           self.n_iter_no_change, width),
                              {"log": self.verbose >= 2, "history": k == 0}))
@@ -512,7 +497,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
             if self.verbose:
                 print(f"[GradientBoostingRanker] {c.name}: rounds "
                       f"{[f.rounds for f in own]}, {self.fit_seconds_[c.name]:.2f} s")
-        self._select(pool, is_pos[rows], rows, fpr_range, boot_seed)
+        self._select([c.name for c in pool], [self.oof_scores_[c.name][rows] for c in pool],
+                     is_pos[rows], fpr_range, boot_seed)
         if self.refit:
             start = time.perf_counter()
             members = []
@@ -524,12 +510,12 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
             self.members_ = members
             self.fit_seconds_["refit"] = time.perf_counter() - start
 
-    def _select(self, pool, pos, rows, fpr_range, boot_seed):
-        """The candidates' pooled out-of-fold criterion, the blends, the choice."""
-        names = [c.name for c in pool]
+    def _select(self, names, oof, pos, fpr_range, boot_seed):
+        """The candidates' pooled out-of-fold criterion, the blends, the choice:
+        ``oof`` the boosted candidates' (``names``) held-out scores of the rows
+        whose labels are ``pos`` (also the distributed fit's validation rows)."""
         self.validation_windows_ = validation_windows(int((~pos).sum()), fpr_range)
         windows = self.validation_windows_
-        oof = [self.oof_scores_[n][rows] for n in names]
         entries = [(n, np.eye(len(names))[i], s) for i, (n, s) in enumerate(zip(names, oof))]
         if len(names) > 1:
             self._scales = {n: RankScale(s) for n, s in zip(names, oof)}
@@ -579,7 +565,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         gain = 0.0
         for _, weight, boosters, rounds in self.members_:
             for b, n in zip(boosters, rounds):
-                g = b.feature_importance("gain", iteration=n)
+                g = engine_of(b).gains(b, n, self.n_features_in_)
                 total = g.sum()
                 if total > 0:
                     gain = gain + weight * g / total / len(boosters)
@@ -601,8 +587,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         """The mean raw score of the fold models (each at its kept round)."""
         total = 0.0
         for b, n in zip(boosters, rounds):
-            total = total + np.asarray(b.predict(X, raw_score=True, num_iteration=n),
-                                       dtype=np.float64).ravel()
+            total = total + engine_of(b).predict(b, X, n)
         return total / len(boosters)
 
     def _raw_scores(self, X):
@@ -633,7 +618,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         Returns
         -------
         scores : ndarray of shape (n_samples,)
+            (A lazy dask vector for a dask array or dataframe ``X``.)
         """
+        if is_chunked(X) or is_dask_collection(X):
+            return chunked("boosting_scores")(self, X)     # lazy, on the workers
         return self._raw_scores(self._validate_X(X))
 
     def predict(self, X):

@@ -5,7 +5,8 @@ The criterion (:class:`ValidationCriterion`) is the mean partial AUC
 when the held-out rows' window holds fewer than ``VALIDATION_MIN_NEGATIVES``
 negatives, a widened window (:func:`validation_windows`): lower variance, the
 same top of the list.  :class:`Stopping` records it every round and stops on it
-(window losses) or on the held-out log-loss (log-loss candidates).
+(window losses) or on the held-out log-loss (log-loss candidates), whichever
+engine boosts.
 
 References
 ----------
@@ -17,7 +18,6 @@ import numpy as np
 
 from .. import metrics
 from .._validation import empirical_indices
-from ._lgb_engine import stop_boosting
 
 # The held-out log-loss counts as improved when it falls by this share of its best
 # value: on separable data it falls forever by ever smaller steps (car-good: 2000
@@ -66,16 +66,19 @@ def middle_of_stretch(end, width):
 
 
 class Stopping:
-    """LightGBM callback: record the criterion every round, stop on it or on log-loss.
+    """The stopping rule: record the criterion every round, stop on it or on log-loss.
 
     ``rule="window"``: the criterion averaged over the last ``width`` rounds
     (a trailing mean, so that one lucky round -- a fold's window holds few
     negatives and its pAUC jumps by whole positives -- neither stops the
     boosting nor becomes the kept model); the kept round is the middle of the
     best stretch (:func:`middle_of_stretch`).  ``rule="logloss"``: the round of
-    least held-out log-loss (LightGBM's ``binary_logloss``), a new least only when
-    it falls by ``LOGLOSS_MIN_GAIN`` of the best so far.  Boosting stops
-    once the rule has not improved for ``patience`` rounds.
+    least held-out log-loss, a new least only when it falls by
+    ``LOGLOSS_MIN_GAIN`` of the best so far.  Boosting stops once the rule has
+    not improved for ``patience`` rounds.
+
+    Each engine's callback (:mod:`pauc.boost._engines`) calls :meth:`update`
+    after every round and stops the boosting when it returns True.
 
     Attributes
     ----------
@@ -88,12 +91,11 @@ class Stopping:
         The criterion at the kept stretch (its trailing mean) or round.
     """
 
-    order = 30      # after LightGBM's own callbacks
-
     def __init__(self, criterion_name, rule, patience, width):
         self.criterion_name, self.rule = criterion_name, rule
         self.patience, self.width = patience, width
         self.history = []
+        self._t = -1
         self._best, self._best_end = -np.inf, 0
         self._loss_best, self._loss_end = np.inf, 0
 
@@ -109,19 +111,18 @@ class Stopping:
             return self.history[self._loss_end] if self.history else np.nan
         return self._best
 
-    def __call__(self, env):
-        results = {r[1]: r[2] for r in env.evaluation_result_list}
-        t = env.iteration - env.begin_iteration
+    def update(self, value, logloss=None):
+        """Record one round's held-out criterion ``value`` (None when not computed)
+        and held-out ``logloss`` (read by the log-loss rule); True: stop."""
+        self._t += 1
+        t = self._t
         if self.criterion_name is not None:
-            self.history.append(results[self.criterion_name])
+            self.history.append(value)
         if self.rule == "logloss":
-            if results["binary_logloss"] < self._loss_best * (1.0 - LOGLOSS_MIN_GAIN):
-                self._loss_best, self._loss_end = results["binary_logloss"], t
-            done = t - self._loss_end >= self.patience
-        else:
-            mean = float(np.mean(self.history[max(0, t + 1 - self.width):]))
-            if mean > self._best:
-                self._best, self._best_end = mean, t
-            done = t - self._best_end >= self.patience
-        if done:
-            stop_boosting(self.best_round)
+            if logloss < self._loss_best * (1.0 - LOGLOSS_MIN_GAIN):
+                self._loss_best, self._loss_end = logloss, t
+            return t - self._loss_end >= self.patience
+        mean = float(np.mean(self.history[max(0, t + 1 - self.width):]))
+        if mean > self._best:
+            self._best, self._best_end = mean, t
+        return t - self._best_end >= self.patience
