@@ -25,13 +25,15 @@ def test_auto_boosts_every_candidate_with_xgboost():
     X, y = _data()
     model = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=20,
                                    random_state=0).fit(X[:2500], y[:2500])
-    assert isinstance(model.booster_, xgb.Booster)
-    assert set(model.validation_history_) == {"logloss", "exponential"}
-    assert model.best_loss_ in ("logloss", "exponential")
-    assert set(model.validation_rounds_) <= {"logloss", "logloss@window", "exponential"}
-    # the stopping rule's record of the criterion is the criterion of each round:
-    # recompute the kept candidate's validation pAUC at every round it was boosted
-    assert model.validation_score_[model.best_loss_] <= 1.0
+    # the same candidates, cross-fitting, selection and fold bagging as on LightGBM
+    assert model.n_splits_ == 5
+    assert set(model.validation_history_) == {"logloss", "exponential", "logloss-small",
+                                              "logloss-extra"}
+    assert model.selected_ in model.cv_results_["candidate"]
+    for _, _, boosters, rounds in model.members_:
+        assert all(isinstance(b, xgb.Booster) for b in boosters)
+        assert len(boosters) == 5 and all(1 <= n <= b.num_boosted_rounds()
+                                          for b, n in zip(boosters, rounds))
     assert model.feature_importances_.sum() == pytest.approx(1.0)
     assert 0.5 < model.score(X[2500:], y[2500:]) <= 1.0
     labels = model.predict(X[2500:])
@@ -39,26 +41,62 @@ def test_auto_boosts_every_candidate_with_xgboost():
         labels, (model.decision_function(X[2500:]) >= model.threshold_).astype(int))
 
 
+def test_extra_trees_maps_to_node_feature_sampling():
+    from pauc.boost._candidates import EXTRA_TREES
+    from pauc.boost._engines import get_engine
+    params = get_engine("xgboost").params({"learning_rate": 0.1}, EXTRA_TREES, 0, 1)
+    assert params["colsample_bynode"] == 0.5 and params["max_leaves"] == 7
+    assert params["eta"] == 0.03 and params["subsample"] == 0.8
+    assert "min_data_in_leaf" not in params and "extra_trees" not in params
+    with pytest.raises(ValueError, match="no XGBoost equivalent"):
+        get_engine("xgboost").params({}, {"max_cat_to_onehot": 4}, 0, 1)
+
+
+@pytest.mark.parametrize("engine", ["lightgbm", "xgboost"])
+@pytest.mark.parametrize("loss", ["exponential", "logloss"])
+def test_both_engines_stop_where_the_one_rule_says(engine, loss):
+    # replaying the recorded held-out criterion (window rule) or refitting the rule
+    # on the same values gives the kept round; boosting ended the round it said stop
+    from pauc.boost._candidates import candidates
+    from pauc.boost._crossfit import boost_fold
+    from pauc.boost._engines import get_engine
+    from pauc.boost._stopping import Stopping
+    X, y = _data(1500, seed=3)
+    is_pos = y == 1
+    train, held_out = np.arange(1200), np.arange(1200, 1500)
+    (candidate,) = candidates(loss)
+    eng = get_engine(engine)
+    params = eng.params({"learning_rate": 0.3, "num_leaves": 15}, candidate.config, 0, 1)
+    fit = boost_fold(eng, X, is_pos, train, held_out, candidate, params, 400, (0.0, 0.2),
+                     patience=10, width=3)
+    n_boosted = eng.n_rounds(fit.booster)
+    assert n_boosted < 400 and fit.history.shape == (n_boosted,)
+    if candidate.rule == "window":
+        replay = Stopping("c", "window", 10, 3)
+        stops = [replay.update(v) for v in fit.history]
+        assert stops[-1] and not any(stops[:-1])
+        assert replay.best_round == fit.rounds
+    np.testing.assert_array_equal(fit.held_out_scores,
+                                  eng.predict(fit.booster, X[held_out], fit.rounds))
+
+
 def test_validation_history_is_the_window_pauc_of_each_round():
     X, y = _data(2400)
     model = GradientBoostingRanker((0.0, 0.3), loss="exponential", engine="xgboost",
                                    n_estimators=15, n_iter_no_change=50, early_stopping=True,
-                                   random_state=1).fit(X, y)
+                                   cv=1, random_state=1).fit(X, y)
     curve = model.validation_history_["exponential"]
     assert curve.shape == (15,)
-    # the last round's value from the final booster's validation scores: the split is
-    # the estimator's (stratified, seeded): rebuild it as fit does
-    from sklearn.model_selection import train_test_split
-    from sklearn.utils import check_random_state
-    rng = check_random_state(1)
-    seed = rng.randint(np.iinfo(np.int32).max)
-    _, X_va, _, y_va = train_test_split(X, y == 1, test_size=0.1, stratify=y == 1,
-                                        random_state=seed)
-    scores = model.booster_.inplace_predict(X_va, predict_type="margin")
+    # the last round's value from the fold booster's held-out scores (the rows that
+    # have an out-of-fold score)
+    held_out = ~np.isnan(model.oof_scores_["exponential"])
+    (_, _, (booster,), _), = model.members_
+    scores = booster.inplace_predict(X[held_out], predict_type="margin")
     # the criterion: the mean pAUC over the window and the one widened to 100 negatives
     assert len(model.validation_windows_) == 2
-    assert curve[-1] == pytest.approx(np.mean([partial_auc(y_va, scores, fpr_range=w)
-                                               for w in model.validation_windows_]), abs=1e-15)
+    assert curve[-1] == pytest.approx(np.mean([partial_auc(y[held_out], scores, fpr_range=w)
+                                               for w in model.validation_windows_]),
+                                      abs=1e-15)
 
 
 def test_fixed_rounds_equal_xgb_train_with_the_window_objective():
@@ -66,13 +104,17 @@ def test_fixed_rounds_equal_xgb_train_with_the_window_objective():
     model = GradientBoostingRanker((0.0, 0.2), loss="exponential", engine="xgboost",
                                    n_estimators=12, early_stopping=False, num_leaves=8,
                                    random_state=0).fit(X, y)
-    from pauc.boost._engines import xgboost_params
-    params = xgboost_params(model, model.booster_.attr("seed") or 0)
-    params["seed"] = int(model.booster_.save_config().split('"seed":"')[1].split('"')[0])
-    booster = xgb.train(params, xgb.QuantileDMatrix(X, (y == 1).astype(np.float32), max_bin=255),
-                        12, obj=window_objective(y, (0.0, 0.2)))
+    from pauc.boost._engines import get_engine
+    (_, _, (booster,), _), = model.members_
+    seed = int(booster.save_config().split('"seed":"')[1].split('"')[0])
+    params = get_engine("xgboost").params(
+        {"learning_rate": 0.1, "num_leaves": 8, "min_data_in_leaf": 20, "lambda_l2": 0.0},
+        {}, seed, 1)
+    reference = xgb.train(params, xgb.QuantileDMatrix(X, (y == 1).astype(np.float32),
+                                                      max_bin=255),
+                          12, obj=window_objective(y, (0.0, 0.2)))
     np.testing.assert_array_equal(model.decision_function(X),
-                                  booster.inplace_predict(X, predict_type="margin"))
+                                  reference.inplace_predict(X, predict_type="margin"))
 
 
 @pytest.mark.parametrize("loss", ["squared_hinge", "tight_hinge", "logloss"])
@@ -82,6 +124,8 @@ def test_every_loss_runs(loss):
                                    random_state=0, refit=True, early_stopping=True,
                                    n_iter_no_change=5).fit(X, y)
     assert model.best_loss_ == loss and "refit" in model.fit_seconds_
+    (_, _, (booster,), (n,)), = model.members_
+    assert isinstance(booster, xgb.Booster) and booster.num_boosted_rounds() == n
     assert np.isfinite(model.decision_function(X)).all()
 
 
