@@ -2,25 +2,35 @@
 
 :meth:`pauc.boost.GradientBoostingRanker.fit` hands dask input here
 (registered as ``"boosting_fit"``, :mod:`pauc._dispatch`).  The fit runs the
-in-memory fit's steps with the rows left on their workers:
+in-memory fit's steps with the rows left on their workers, on ONE validation
+split instead of K folds (the data this path is for are large, so the split's
+window holds plenty of negatives):
 
 1. labels: the distinct values (a few numbers reach the client), the
    positive class by the estimator's rule, ``y == pos_label`` as a lazy vector;
-2. the validation split: a seeded uniform draw per row (row chunks keep
-   their workers; on the large data this path is for, the split's class
-   shares are those of the data up to sampling noise, so it is not
-   stratified), the window checked non-empty in both parts;
-3. each candidate loss boosted by ``xgboost.dask.train`` with
+2. the validation split: a seeded uniform draw per row of
+   ``validation_fraction`` (row chunks keep their workers; on large data the
+   split's class shares are those of the data up to sampling noise, so it is
+   not stratified), the window checked non-empty in both parts;
+3. each candidate of :func:`pauc.boost._candidates.candidates` boosted by
+   ``xgboost.dask.train`` with the engine's parameters
+   (:mod:`pauc.boost._engines`) and
    :class:`pauc.distributed._xgboost_window.GlobalWindowObjective` (the window
-   exponential loss on the exact global window, or log-loss) and stopped by
-   :class:`pauc.boost._xgboost_stopping.XGBoostWindowStopping` on
+   exponential loss on the exact global window, or log-loss), stopped by the
+   one stopping rule (:class:`pauc.boost._stopping.Stopping`, through
+   :class:`pauc.boost._xgboost_stopping.XGBoostStopping`) on
    :class:`~pauc.distributed._xgboost_window.GlobalWindowMetric`, the exact
    partial AUC of every validation row -- the same value on every worker, so
    every worker stops at the same round;
-4. the selection of :meth:`GradientBoostingRanker._select` (the bootstrap test
-   against log-loss): it needs the candidates' validation scores, gathered on
-   the client -- 8 bytes per validation row and candidate, no feature;
-5. the operating threshold by :func:`pauc._threshold.threshold_rule` on the
+4. the selection of the in-memory fit (:meth:`GradientBoostingRanker._select`:
+   the candidates, their rank blends, the bootstrap test against log-loss) on
+   the candidates' validation scores, gathered on the client -- 8 bytes per
+   validation row and candidate, no feature; its criterion over all the
+   validation rows is the exact global one;
+5. the fitted model in the in-memory format (``members_``: one booster per
+   member, ``n_splits_ = 1``); ``oof_scores_`` holds the validation rows'
+   scores only;
+6. the operating threshold by :func:`pauc._threshold.threshold_rule` on the
    training scores, which stay on the workers (a few order statistics reach
    the client, as in the chunked SVM fits).
 
@@ -32,6 +42,9 @@ forever.
 References
 ----------
 Chen, T. and Guestrin, C. "XGBoost: A Scalable Tree Boosting System." KDD 2016.
+
+Caruana, R., Niculescu-Mizil, A., Crew, G. and Ksikes, A. "Ensemble Selection
+from Libraries of Models." ICML 2004.
 """
 
 import contextlib
@@ -117,6 +130,12 @@ def _check(ranker, sample_weight):
         raise NotImplementedError("fit does not take sample_weight with dask data: a weighted "
                                   "window would need the FPR range measured in negative "
                                   "weight; pass sample_weight=None")
+    if not (ranker.cv == "auto" or (isinstance(ranker.cv, (int, np.integer))
+                                    and not isinstance(ranker.cv, (bool, np.bool_))
+                                    and ranker.cv == 1)):
+        raise ValueError(f"cv={ranker.cv!r}: a distributed fit holds out one validation split "
+                         "of validation_fraction (its window holds plenty of negatives on the "
+                         "large data it is for); pass cv='auto' or cv=1")
     if ranker.loss not in ("auto",) + DISTRIBUTED_LOSSES:
         raise ValueError(f"loss={ranker.loss!r} needs the sorted window and runs on one machine "
                          f"only; a distributed fit takes loss in "
@@ -149,14 +168,67 @@ def _train(client, params, dtrain, n_rounds, objective, evals=None, metric=None,
         raise
 
 
+def _validation_split(ranker, X, is_pos, seed):
+    """The persisted training and validation parts (module docstring, step 2) and
+    the validation labels on the client (1 byte per validation row)."""
+    held_out = da.random.RandomState(seed).random_sample(X.shape[0], chunks=(X.chunks[0],)) \
+        < ranker.validation_fraction
+    X_tr, pos_tr, X_va, pos_va = dask.persist(X[~held_out], is_pos[~held_out],
+                                              X[held_out], is_pos[held_out])
+    return X_tr, pos_tr, X_va, pos_va, np.asarray(pos_va.compute())
+
+
+def _check_parts(ranker, fpr_range, parts):
+    for name, (m_part, n_part) in parts.items():
+        if m_part == 0 or n_part == 0:
+            raise ValueError(f"the {name} split holds {m_part} positives and {n_part} "
+                             "negatives; both are needed (use more rows or early_stopping=False)")
+        try:
+            indices = empirical_indices(n_part, fpr_range)
+        except ValueError:
+            raise ValueError(f"fpr_range={ranker.fpr_range!r} selects no negative position in "
+                             f"the {name} split ({n_part} negatives); widen fpr_range or "
+                             "use more rows") from None
+        if name == "training":
+            ranker.j_alpha_, ranker.j_beta_ = indices
+
+
+def _boost_candidate(client, ranker, candidate, params, dtrain, fpr_range, evals):
+    """``(booster, rounds, history, best)`` of one candidate: stopped on the global
+    validation criterion when ``evals`` is given, else ``n_estimators`` rounds."""
+    from ..boost._gbm import SMOOTHING_DIVISOR
+    from ..boost._stopping import Stopping
+    from ..boost._xgboost_stopping import XGBoostStopping, stopping_attributes
+
+    objective = GlobalWindowObjective(fpr_range, candidate.loss)
+    if evals is None:
+        booster = _train(client, params, dtrain, ranker._rounds(False), objective)["booster"]
+        return booster, booster.num_boosted_rounds(), None, None
+    name = f"pauc-{uuid.uuid4().hex}"
+    metric = GlobalWindowMetric(ranker.validation_windows_, record=name,
+                                with_logloss=candidate.rule == "logloss")
+    stopping = Stopping(metric.name, candidate.rule, ranker.n_iter_no_change,
+                        max(1, ranker.n_iter_no_change // SMOOTHING_DIVISOR))
+    try:
+        out = _train(client, params, dtrain, ranker._rounds(True), objective, evals, metric,
+                     [XGBoostStopping(stopping, _RecordedValues(name))])
+    finally:
+        # the metric's records on the workers; a worker that died has none left
+        with contextlib.suppress(Exception):
+            client.run(forget, name)
+    booster = out["booster"]
+    best_round, best, history = stopping_attributes(booster)
+    return (booster, min(best_round, booster.num_boosted_rounds()),
+            np.asarray(history, dtype=np.float64), best)
+
+
 def boosting_fit(ranker, X, y, sample_weight):
     """:meth:`GradientBoostingRanker.fit` on dask ``X``, ``y`` (module docstring)."""
     import xgboost.dask as xgb_dask
 
-    from ..boost import _engines
-    from ..boost._gbm import (AUTO_CANDIDATES, EARLY_STOPPING_MIN_ROWS, SMOOTHING_DIVISOR,
-                              _label, _ValidationCriterion, validation_windows)
-    from ..boost._xgboost_stopping import XGBoostWindowStopping
+    from ..boost._candidates import candidates
+    from ..boost._engines import MAX_BIN, effective_threads
+    from ..boost._stopping import validation_windows
 
     ranker._validate_params()
     _check(ranker, sample_weight)
@@ -173,107 +245,78 @@ def boosting_fit(ranker, X, y, sample_weight):
     ranker.n_features_in_ = int(X.shape[1])
     is_pos, y = y == pos_label, None
     rng = check_random_state(ranker.random_state)
-    n = int(X.shape[0])
-    use_validation = (ranker.early_stopping if isinstance(ranker.early_stopping, bool)
-                      else n >= EARLY_STOPPING_MIN_ROWS)
-    if use_validation:
-        seed = int(rng.randint(np.iinfo(np.int32).max))
-        held_out = da.random.RandomState(seed).random_sample(n, chunks=(X.chunks[0],)) \
-            < ranker.validation_fraction
-        X_tr, pos_tr = X[~held_out], is_pos[~held_out]
-        X_va, pos_va = X[held_out], is_pos[held_out]
-        X_tr, pos_tr, X_va, pos_va = dask.persist(X_tr, pos_tr, X_va, pos_va)
+    # the in-memory fit's draws: the split, the boosting, the bootstrap
+    split_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max, size=3))
+    use_stopping = ranker._use_stopping(is_pos)
+    if use_stopping:
+        X_tr, pos_tr, X_va, pos_va, pos_va_local = _validation_split(ranker, X, is_pos,
+                                                                     split_seed)
         # from here on the two parts are the rows: the persisted X is released (a copy
-        # of it would double the workers' memory); the threshold and a refit read the
-        # parts
+        # of it would double the workers' memory); the threshold and a refit read them
         X, is_pos = da.concatenate([X_tr, X_va]), da.concatenate([pos_tr, pos_va])
-        pos_va_local = np.asarray(pos_va.compute())       # 1 byte per validation row
     else:
         X_tr, pos_tr, X_va, pos_va, pos_va_local = X, is_pos, None, None, None
     parts = {"training": tuple(int(c) for c in dask.compute(pos_tr.sum(), (~pos_tr).sum()))}
-    if use_validation:
+    if use_stopping:
         parts["validation"] = (int(pos_va_local.sum()), int((~pos_va_local).sum()))
-    for name, (m_part, n_part) in parts.items():
-        if m_part == 0 or n_part == 0:
-            raise ValueError(f"the {name} split holds {m_part} positives and {n_part} "
-                             "negatives; both are needed (use more rows or early_stopping=False)")
-        try:
-            indices = empirical_indices(n_part, fpr_range)
-        except ValueError:
-            raise ValueError(f"fpr_range={ranker.fpr_range!r} selects no negative position in "
-                             f"the {name} split ({n_part} negatives); widen fpr_range or "
-                             "use more rows") from None
-        if name == "training":
-            ranker.j_alpha_, ranker.j_beta_ = indices
-    seed = int(rng.randint(np.iinfo(np.int32).max))
-    candidates = ((ranker.loss,) if ranker.loss != "auto"
-                  else AUTO_CANDIDATES if use_validation else ("logloss",))
-    params = _engines.xgboost_params(ranker, seed)
-    params["nthread"] = _engines.effective_threads(ranker.n_jobs)
+    _check_parts(ranker, fpr_range, parts)
+    pool = candidates(ranker.loss)
+    if not use_stopping:
+        pool = pool[:1]        # as in memory: the one candidate (log-loss for "auto")
+    n_threads = effective_threads(ranker.n_jobs)
     dtrain = xgb_dask.DaskQuantileDMatrix(client, X_tr, pos_tr.astype(np.float32),
-                                          max_bin=_engines.MAX_BIN)
-    evals, criterion = None, None
-    ranker.validation_windows_ = []
-    if use_validation:
+                                          max_bin=MAX_BIN)
+    evals = None
+    ranker.cv_results_, ranker.oof_scores_, ranker.validation_windows_ = {}, {}, []
+    ranker.validation_history_, ranker.validation_score_ = {}, {}
+    ranker.validation_rounds_, ranker.selection_confidence_, ranker.fit_seconds_ = {}, {}, {}
+    ranker._candidates, ranker._scales, ranker._rules = {}, {}, {}
+    if use_stopping:
         dvalid = xgb_dask.DaskQuantileDMatrix(client, X_va, pos_va.astype(np.float32),
-                                              max_bin=_engines.MAX_BIN, ref=dtrain)
+                                              max_bin=MAX_BIN, ref=dtrain)
         evals = [(dvalid, "validation")]
         ranker.validation_windows_ = validation_windows(parts["validation"][1], fpr_range)
-        criterion = _ValidationCriterion(ranker.validation_windows_, pos_va_local)
-    ranker.validation_history_, ranker.validation_score_ = {}, {}
-    ranker.fit_seconds_ = {}
-    boosted = []
-    for loss in candidates:
+    for c in pool:
         start = time.perf_counter()
-        objective = GlobalWindowObjective(fpr_range, loss)
-        n_rounds = ranker._rounds(use_validation)
-        if not use_validation:
-            out = _train(client, params, dtrain, n_rounds, objective)
-            booster = out["booster"]
-            rounds = {"fixed": booster.num_boosted_rounds()}
-        else:
-            name = f"pauc-{uuid.uuid4().hex}"
-            metric = GlobalWindowMetric(ranker.validation_windows_, record=name,
-                                        with_logloss=loss == "logloss")
-            stopping = XGBoostWindowStopping(
-                _RecordedValues(name), ranker.n_iter_no_change,
-                max(1, ranker.n_iter_no_change // SMOOTHING_DIVISOR),
-                with_logloss=loss == "logloss")
-            try:
-                out = _train(client, params, dtrain, n_rounds, objective, evals, metric,
-                             [stopping])
-            finally:
-                # the metric's records on the workers; a worker that died has none left
-                with contextlib.suppress(Exception):
-                    client.run(forget, name)
-            booster, rounds, curve, score, _ = _engines.stopping_results(out["booster"], loss)
-            ranker.validation_history_[loss] = curve
-            ranker.validation_score_[loss] = score
-        ranker.fit_seconds_[loss] = time.perf_counter() - start
-        for rule in ("fixed", "logloss", "window"):
-            if rule in rounds and not (rule == "window" and rounds.get("logloss")
-                                       == rounds["window"]):
-                boosted.append((loss, rule, booster, rounds[rule]))
+        booster, rounds, history, best = _boost_candidate(
+            client, ranker, c, ranker._params(c, seed, n_threads), dtrain, fpr_range, evals)
+        ranker.fit_seconds_[c.name] = time.perf_counter() - start
+        ranker._candidates[c.name] = ([booster], [rounds])
+        ranker._rules[c.name] = c.rule if use_stopping else "fixed"
+        if use_stopping:
+            ranker.validation_history_[c.name] = history
+            ranker.validation_rounds_[c.name] = rounds
+            # the selection reads the validation scores on the client
+            ranker.oof_scores_[c.name] = np.asarray(
+                boosting_predict(booster, X_va, rounds).compute(), dtype=np.float64).ravel()
         if ranker.verbose:
-            print(f"[GradientBoostingRanker] {loss} (xgboost.dask): rounds {rounds}, "
-                  f"{ranker.fit_seconds_[loss]:.2f} s")
-    ranker.validation_rounds_ = {_label(loss, rule): k for loss, rule, _, k in boosted
-                                 if rule != "fixed"}
-    ranker.best_loss_, ranker.stopped_on_, ranker.booster_, ranker.n_iter_ = ranker._select(
-        boosted, X_va, pos_va_local, criterion, rng)
-    if use_validation and ranker.refit:
+            print(f"[GradientBoostingRanker] {c.name} (xgboost.dask): rounds {rounds}, "
+                  f"{ranker.fit_seconds_[c.name]:.2f} s")
+    if use_stopping:
+        ranker.n_splits_ = 1
+        names = [c.name for c in pool]
+        ranker._select(names, [ranker.oof_scores_[n] for n in names], pos_va_local,
+                       fpr_range, boot_seed)
+    else:
+        ranker.n_splits_ = 0
+        ranker.selected_ = pool[0].name
+        ranker.members_ = [(pool[0].name, 1.0, *ranker._candidates[pool[0].name])]
+    if use_stopping and ranker.refit:
         start = time.perf_counter()
         dall = xgb_dask.DaskQuantileDMatrix(client, X, is_pos.astype(np.float32),
-                                            max_bin=_engines.MAX_BIN)
-        ranker.booster_ = _train(client, params, dall, ranker.n_iter_,
-                                 GlobalWindowObjective(fpr_range, ranker.best_loss_))["booster"]
+                                            max_bin=MAX_BIN)
+        members = []
+        for name, weight, _, (n,) in ranker.members_:
+            c = next(c for c in pool if c.name == name)
+            booster = _train(client, ranker._params(c, seed, n_threads), dall, n,
+                             GlobalWindowObjective(fpr_range, c.loss))["booster"]
+            members.append((name, weight, [booster], [n]))
+        ranker.members_ = members
         ranker.fit_seconds_["refit"] = time.perf_counter() - start
-    gain = _engines.importances(ranker.booster_, ranker.n_iter_, X.shape[1])
-    total = gain.sum()
-    ranker.feature_importances_ = gain / total if total > 0 else np.zeros_like(gain)
+    ranker._summarise()
     # the operating threshold from a few order statistics of the training scores,
     # which stay on the workers
-    (scores,) = dask.persist(boosting_predict(ranker.booster_, X, ranker.n_iter_))
+    (scores,) = dask.persist(_lazy_scores(ranker, X))
     counts = _Counts(*dask.compute(is_pos.sum(), (~is_pos).sum()))
     operating = ranker.operating_fpr
     if operating is None:
@@ -281,6 +324,24 @@ def boosting_fit(ranker, X, y, sample_weight):
     ranker.threshold_ = threshold_rule(
         _GraphOrderStatistics(blocks(scores), blocks(is_pos), counts), operating)
     return ranker
+
+
+def _lazy_scores(ranker, X):
+    """The fitted model's scores on dask ``X`` (as ``GradientBoostingRanker._raw_scores``):
+    one member, the mean raw score of its boosters; several, the weighted mean of
+    their normalised ranks (each block mapped on its worker)."""
+    def bagged(boosters, rounds):
+        total = None
+        for b, n in zip(boosters, rounds):
+            s = boosting_predict(b, X, n).astype(np.float64)
+            total = s if total is None else total + s
+        return total / len(boosters)
+
+    if len(ranker.members_) == 1:
+        _, _, boosters, rounds = ranker.members_[0]
+        return bagged(boosters, rounds)
+    return sum(w * bagged(b, r).map_blocks(ranker._scales[n], dtype=np.float64)
+               for n, w, b, r in ranker.members_)
 
 
 def boosting_predict(booster, X, n_iter):
@@ -298,11 +359,12 @@ def boosting_scores(ranker, X):
     """``decision_function`` of a fitted ranker on dask ``X``: a lazy dask vector."""
     from sklearn.utils.validation import check_is_fitted
     check_is_fitted(ranker)
-    if not hasattr(ranker.booster_, "inplace_predict"):
+    if not all(hasattr(b, "inplace_predict") for _, _, boosters, _ in ranker.members_
+               for b in boosters):
         raise ValueError("scoring dask data needs a model fitted with engine='xgboost'")
     if hasattr(X, "to_dask_array"):
         X = X.to_dask_array(lengths=True)
     if X.ndim != 2 or X.shape[1] != ranker.n_features_in_:
         raise ValueError(f"X has shape {X.shape}; the model was fitted with "
                          f"{ranker.n_features_in_} features")
-    return boosting_predict(ranker.booster_, X, ranker.n_iter_).astype(np.float64)
+    return _lazy_scores(ranker, X)
