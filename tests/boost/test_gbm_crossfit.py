@@ -188,22 +188,45 @@ class _Env:
                                        ("validation", "binary_logloss", -value, False)]
 
 
-def test_window_stopping_keeps_the_middle_of_an_early_best_stretch():
+def _stop_round_lightgbm(stopping, curve):
+    """Feed ``curve`` through LightGBM's callback adapter; the round it raised at."""
+    import lightgbm as lgb
+    from pauc.boost._engines import _LightGBMStopping
+    callback = _LightGBMStopping(stopping, "pauc")
+    with pytest.raises(lgb.callback.EarlyStopException) as info:
+        for t, v in enumerate(curve):
+            callback(_Env(t, v))
+    assert info.value.best_iteration == stopping.best_round - 1
+    return t
+
+
+def _stop_round_xgboost(stopping, curve):
+    """Feed ``curve`` through XGBoost's callback adapter; the round it returned True at."""
+    pytest.importorskip("xgboost")
+    from pauc.boost._xgboost_stopping import XGBoostStopping
+    records = []
+    callback = XGBoostStopping(stopping, lambda: records)
+    for t, v in enumerate(curve):
+        records.append({"value": v, "logloss": -v})
+        if callback.after_iteration(None, t, {}):
+            return t
+    raise AssertionError("never stopped")
+
+
+@pytest.mark.parametrize("stop_round", [_stop_round_lightgbm, _stop_round_xgboost])
+def test_window_stopping_keeps_the_middle_of_an_early_best_stretch(stop_round):
     """Peak at round 6, width 25: the kept round is the middle of rounds 1..6,
-    not round 1 (the old rule subtracted half the width from the stretch's end)."""
+    not round 1 (the old rule subtracted half the width from the stretch's end);
+    the same rule whichever engine's callback feeds it."""
     assert middle_of_stretch(5, 25) == 3
     assert middle_of_stretch(99, 25) == 100 - 12
     stopping = Stopping("pauc", "window", patience=100, width=25)
     curve = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95] + [0.1] * 200
-    with pytest.raises(Exception):
-        for t, v in enumerate(curve):
-            stopping(_Env(t, v))
+    assert stop_round(stopping, curve) == 5 + 100
     assert stopping.best_round == 3
     # log-loss: the round of least held-out log-loss (here the top of the curve)
     stopping = Stopping("pauc", "logloss", patience=5, width=25)
-    with pytest.raises(Exception):
-        for t, v in enumerate(curve):
-            stopping(_Env(t, v))
+    assert stop_round(stopping, curve) == 5 + 5
     assert stopping.best_round == 6
 
 
