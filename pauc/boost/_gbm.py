@@ -119,7 +119,7 @@ def _varying_features(X):
 
 
 class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
-    """Gradient-boosted trees (LightGBM) that win the partial AUC in an FPR window.
+    """Gradient-boosted trees (LightGBM or XGBoost) that win the partial AUC in an FPR window.
 
     Boosts regression trees on log-loss and on a window loss -- a pairwise
     loss over the pairs of a positive and a negative ranked ``j_alpha + 1 ..
@@ -129,7 +129,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     and stopped on the held-out fold; the pooled out-of-fold partial AUC of
     the window chooses among the candidates and their rank blends (greedy
     ensemble selection, Caruana et al. 2004); the kept candidate's K fold
-    models are averaged.  LightGBM is the engine; the window losses are in
+    models are averaged.  LightGBM or XGBoost grows the trees (``engine``,
+    :mod:`pauc.boost._engines`); the window losses are in
     :mod:`pauc.objectives`.
 
     Parameters
@@ -200,15 +201,28 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         The positive class.  None: 1 (or True) when the labels are {0, 1},
         {-1, 1} or booleans; other label sets must name it.
     random_state : int, RandomState instance or None, default=None
-        Seeds the folds, LightGBM and the bootstrap.
+        Seeds the folds, the engine and the bootstrap.
     n_jobs : int or None, default=None
-        Threads: the (candidate, fold) fits run in parallel, each LightGBM
+        Threads: the (candidate, fold) fits run in parallel, each engine
         with its share of the threads.  None means 1, -1 all cores.  The
         fitted model does not depend on it (each fit has its own seed, and
-        LightGBM runs with ``deterministic=True``).
+        LightGBM runs with ``deterministic=True``; XGBoost's histogram
+        method is deterministic).
     verbose : int, default=0
-        ``1`` prints one line per candidate, ``2`` also LightGBM's held-out
+        ``1`` prints one line per candidate, ``2`` also the engine's held-out
         log every round.
+    engine : {"lightgbm", "xgboost"}, default="lightgbm"
+        The library that grows the trees: the same candidates, cross-fitting,
+        stopping, selection and bagging on either; the tree parameters are
+        LightGBM's, mapped to XGBoost's by :mod:`pauc.boost._engines` (where
+        XGBoost differs: no minimum row count per leaf, so
+        ``min_child_samples`` applies to LightGBM only; node-wise feature
+        sampling in place of the extra-trees candidate's random thresholds;
+        margins start at 0).  ``"xgboost"`` is required for dask input:
+        ``fit`` on a dask array or dataframe trains with ``xgboost.dask`` on
+        the ``distributed`` cluster, on one validation split (``cv`` "auto"
+        or 1), every round on the exact global window of all workers
+        (:mod:`pauc.distributed._boosting`).
 
     Attributes
     ----------
@@ -222,9 +236,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         Empty without early stopping.
     selected_ : str
         The kept candidate (a boosted one, ``"blend"`` or ``"ensemble"``).
-    members_ : list of (str, float, list of lightgbm.Booster, list of int)
+    members_ : list of (str, float, list of Booster, list of int)
         The kept model: per boosted candidate in it, its weight, its boosters
-        (one per fold, or the refit one) and their rounds.  One member: the
+        (``lightgbm.Booster`` or ``xgboost.Booster``; one per fold, or the
+        refit one) and their rounds.  One member: the
         mean of its boosters' raw scores; several: the weighted mean of each
         member's mean raw score mapped to its normalised out-of-fold rank.
     best_loss_ : str
@@ -236,7 +251,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         Number of folds (1: one validation split; 0: no early stopping).
     oof_scores_ : dict of str -> ndarray of shape (n_samples,)
         Per boosted candidate, each row's raw score by the fold model that did
-        not see it (NaN for a row no fold held out).
+        not see it (NaN for a row no fold held out).  After a fit on dask
+        data: the validation rows' scores only (in the split's order).
     validation_windows_ : list of (float, float)
         The windows whose mean pooled out-of-fold pAUC is the criterion of the
         selection: ``[fpr_range]``, or ``[fpr_range, (alpha, beta')]`` when the

@@ -53,6 +53,20 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
         assert len(boosters) == 1 and rounds[0] <= boosters[0].num_boosted_rounds()
     assert model.classes_.tolist() == [0, 1] and model.n_features_in_ == 6
     assert model.feature_importances_.sum() == pytest.approx(1.0)
+    # stopping and selection read the exact global validation pAUC: the history at
+    # each candidate's kept round is the in-memory criterion of its validation scores
+    # (the split rebuilt from the fit's seed)
+    from sklearn.utils import check_random_state
+    from pauc.boost._selection import criterion
+    split_seed = int(check_random_state(0).randint(np.iinfo(np.int32).max, size=3)[0])
+    held_out = (da.random.RandomState(split_seed).random_sample(
+        dX.shape[0], chunks=(dX.chunks[0],)) < model.validation_fraction).compute()
+    pos_va = dy.compute()[held_out] == 1
+    for name, rounds in model.validation_rounds_.items():
+        value = criterion(pos_va, model.oof_scores_[name], model.validation_windows_)
+        assert model.validation_history_[name][rounds - 1] == pytest.approx(value, rel=1e-12)
+    assert model.cv_results_["oof_score"][0] == criterion(
+        pos_va, model.oof_scores_["logloss"], model.validation_windows_)
     # in-memory and lazy scores agree; the threshold is the in-memory rule's
     lazy = model.decision_function(dX)
     assert isinstance(lazy, da.Array)
