@@ -332,7 +332,8 @@ def window_metric(fpr_range=(0.0, 0.1), *, pos_label=None):
 
 
 # XGBoost: window_objective works as it is (xgb.train(obj=...), XGBClassifier(objective=...));
-# the metric returns XGBoost's shapes (pauc.boost._xgboost).
-from .boost._xgboost import XGBoostWindowMetric, xgboost_metric  # noqa: E402
+# the metric returns XGBoost's shapes (pauc._xgboost_metric: outside pauc.boost, whose
+# estimator imports this module).
+from ._xgboost_metric import XGBoostWindowMetric, xgboost_metric  # noqa: E402
 
 __all__ += ["refuse_sample_weights", "XGBoostWindowMetric", "xgboost_metric"]

@@ -107,6 +107,8 @@ def test_clear_errors(cluster_client):
         GradientBoostingRanker().fit(dX, dy)
     with pytest.raises(ValueError, match="runs on one machine only"):
         GradientBoostingRanker(loss="squared_hinge", engine="xgboost").fit(dX, dy)
+    with pytest.raises(ValueError, match="one validation split"):
+        GradientBoostingRanker(engine="xgboost", cv=3).fit(dX, dy)
     with pytest.raises(NotImplementedError, match="sample_weight"):
         GradientBoostingRanker(engine="xgboost").fit(dX, dy, sample_weight=np.ones(600))
     with pytest.raises(ValueError, match="fpr_range must be a pair"):

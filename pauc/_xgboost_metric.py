@@ -37,9 +37,9 @@ Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
 
 import numpy as np
 
-from .. import metrics
-from .._sample_weights import refuse_sample_weights
-from .._validation import check_fpr_range
+from . import metrics
+from ._sample_weights import refuse_sample_weights
+from ._validation import check_fpr_range
 
 __all__ = ["XGBoostWindowMetric", "xgboost_metric"]
 
