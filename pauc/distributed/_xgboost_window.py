@@ -136,7 +136,10 @@ class GlobalWindowObjective:
     def __init__(self, fpr_range=(0.0, 0.1), loss="exponential", *, logloss_weight=0.0,
                  bins=DEFAULT_BINS, record=None, record_scores=False):
         self.fpr_range = check_fpr_range(fpr_range)
-        self.loss = check_loss(loss, DISTRIBUTED_LOSSES)
+        self.loss = check_loss(loss)
+        if loss not in DISTRIBUTED_LOSSES:
+            raise ValueError(f"loss must be one of {DISTRIBUTED_LOSSES} on several workers, got "
+                             f"{loss!r}: the other losses need the sorted window")
         if loss == "logloss" and logloss_weight:
             raise ValueError("logloss_weight mixes log-loss into the window loss; "
                              "it has no meaning with loss='logloss'")
