@@ -73,11 +73,30 @@ def entries(data, window, split):
     return out, windows
 
 
+def _store(npz, method, window, value, chosen):
+    """Add one window's replayed result to ``method``'s JSON record of the split."""
+    import json
+    split = npz.name.split("_")[0]
+    source = npz.parent / f"{split}.json"
+    out = npz.parent.parent / method / f"{split}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    record = (json.loads(out.read_text()) if out.exists()
+              else {"pauc": {}, "seconds": {}, "extra": {}})
+    if source.exists():
+        record["seconds"] = json.loads(source.read_text())["seconds"]
+    record["pauc"][str(window)] = value
+    record["extra"][str(window)] = {"chosen": chosen, "replayed_from": str(npz)}
+    out.write_text(json.dumps(record))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", default="/work/cache-crossfit/panel")
     parser.add_argument("--method", default="gbm")
     parser.add_argument("--sets", nargs="+", default=["*"])
+    parser.add_argument("--write-method", default=None,
+                        help="store the first rule's choices as this method's results "
+                             "(panel_real.py report reads them; fit seconds copied)")
     parser.add_argument("--references", nargs="+", default=["logloss", "mean", "logloss-extra"])
     parser.add_argument("--confidence", nargs="+", type=float, default=[0.84, 0.5])
     args = parser.parse_args()
@@ -99,6 +118,10 @@ def main():
         for r, c in rules:
             ref = labels.index(r) if r in labels else 0
             table[name][f"{r}@{c:g}"].append(tests[select(values, boot, c, ref)])
+        if args.write_method:
+            r, c = rules[0]
+            kept = select(values, boot, c, labels.index(r) if r in labels else 0)
+            _store(Path(path), args.write_method, window, tests[kept], labels[kept])
         for label, t in zip(labels, tests):
             table[name][f"only:{label}"].append(t)
     keys = sorted({k for v in table.values() for k in v})
