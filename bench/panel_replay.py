@@ -23,21 +23,39 @@ from pathlib import Path
 import numpy as np
 
 from pauc.boost._gbm import BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS
+from pauc.boost._crossfit import plan_folds
 from pauc.boost._selection import (RankScale, blend, bootstrap_criteria, criterion,
-                                   cross_fitted_ensemble, select)
+                                   cross_fitted_ensemble, fold_quantiles, select)
 from pauc.boost._stopping import validation_windows
 from pauc.metrics import partial_auc
 
 
-def entries(data, window):
+def _fold_quantiles(raw, pos, window, split):
+    """Runs saved before the out-of-fold scores were fold quantiles hold the raw
+    held-out scores: rebuild the estimator's folds (cv="auto", its seed) and
+    convert each fold's scores to quantiles."""
+    fold_seed = int(np.random.RandomState(split).randint(np.iinfo(np.int32).max, size=3)[0])
+    folds = plan_folds("auto", 0.1, np.zeros((pos.shape[0], 1)), pos, window, fold_seed)
+    out = np.empty(pos.shape[0])
+    for _, held_out in folds:
+        out[held_out] = fold_quantiles(raw[held_out])
+    return out
+
+
+def entries(data, window, split):
     """``(names, oof list, test list)`` of the candidates and blends, as the fit builds them."""
     names = [k[5:] for k in data.files if k.startswith("oof__")]
     pos = data["y_train"]
-    oof = [data[f"oof__{n}"] for n in names]
+    if f"raw__{names[0]}" in data.files:
+        raw = [data[f"raw__{n}"] for n in names]
+        oof = [data[f"oof__{n}"] for n in names]
+    else:
+        raw = [data[f"oof__{n}"] for n in names]
+        oof = [_fold_quantiles(r, pos, window, split) for r in raw]
     test = [data[f"test__{n}"] for n in names]
     windows = validation_windows(int((~pos).sum()), window)
-    scales = [RankScale(s) for s in oof]
-    norm_oof = [sc(s) for sc, s in zip(scales, oof)]
+    scales = [RankScale(r) for r in raw]
+    norm_oof = oof
     norm_test = [sc(s) for sc, s in zip(scales, test)]
     out = list(zip(names, oof, test))
     weights = []
@@ -55,21 +73,42 @@ def entries(data, window):
     return out, windows
 
 
+def _store(npz, method, window, value, chosen):
+    """Add one window's replayed result to ``method``'s JSON record of the split."""
+    import json
+    split = npz.name.split("_")[0]
+    source = npz.parent / f"{split}.json"
+    out = npz.parent.parent / method / f"{split}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    record = (json.loads(out.read_text()) if out.exists()
+              else {"pauc": {}, "seconds": {}, "extra": {}})
+    if source.exists():
+        record["seconds"] = json.loads(source.read_text())["seconds"]
+    record["pauc"][str(window)] = value
+    record["extra"][str(window)] = {"chosen": chosen, "replayed_from": str(npz)}
+    out.write_text(json.dumps(record))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", default="/work/cache-crossfit/panel")
     parser.add_argument("--method", default="gbm")
+    parser.add_argument("--sets", nargs="+", default=["*"])
+    parser.add_argument("--write-method", default=None,
+                        help="store the first rule's choices as this method's results "
+                             "(panel_real.py report reads them; fit seconds copied)")
     parser.add_argument("--references", nargs="+", default=["logloss", "mean", "logloss-extra"])
     parser.add_argument("--confidence", nargs="+", type=float, default=[0.84, 0.5])
     args = parser.parse_args()
     rules = [(r, c) for r in args.references for c in args.confidence]
     table = defaultdict(lambda: defaultdict(list))
-    for path in sorted(glob.glob(f"{args.cache}/*/{args.method}/*.npz")):
+    paths = [p for s in args.sets for p in glob.glob(f"{args.cache}/{s}/{args.method}/*.npz")]
+    for path in sorted(paths):
         name = Path(path).parts[-3]
         m = re.match(r"(\d+)_([\d.e-]+)_([\d.e-]+)\.npz", Path(path).name)
         window = (float(m.group(2)), float(m.group(3)))
         data = np.load(path)
-        found, windows = entries(data, window)
+        found, windows = entries(data, window, int(m.group(1)))
         labels = [e[0] for e in found]
         pos, yt = data["y_train"], data["y_test"]
         values = [criterion(pos, e[1], windows) for e in found]
@@ -79,6 +118,10 @@ def main():
         for r, c in rules:
             ref = labels.index(r) if r in labels else 0
             table[name][f"{r}@{c:g}"].append(tests[select(values, boot, c, ref)])
+        if args.write_method:
+            r, c = rules[0]
+            kept = select(values, boot, c, labels.index(r) if r in labels else 0)
+            _store(Path(path), args.write_method, window, tests[kept], labels[kept])
         for label, t in zip(labels, tests):
             table[name][f"only:{label}"].append(t)
     keys = sorted({k for v in table.values() for k in v})

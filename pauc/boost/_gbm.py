@@ -48,7 +48,7 @@ from ._candidates import Candidate, candidates
 from ._crossfit import boost_fold, plan_folds, run_parallel
 from ._engines import ENGINES, effective_threads as _effective_threads, engine_of, get_engine
 from ._selection import (RankScale, blend, bootstrap_criteria, criterion,
-                         cross_fitted_ensemble, select, win_shares)
+                         cross_fitted_ensemble, fold_quantiles, select, win_shares)
 from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F401 (re-exported)
 
 # A candidate replaces the reference (log-loss) only if its out-of-fold criterion is
@@ -250,9 +250,11 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     n_splits_ : int
         Number of folds (1: one validation split; 0: no early stopping).
     oof_scores_ : dict of str -> ndarray of shape (n_samples,)
-        Per boosted candidate, each row's raw score by the fold model that did
-        not see it (NaN for a row no fold held out).  After a fit on dask
-        data: the validation rows' scores only (in the split's order).
+        Per boosted candidate, each row's score by the fold model that did not
+        see it, as its quantile (normalised mid-rank) among the held-out
+        fold's scores, so that folds whose models differ in scale pool on one
+        scale (NaN for a row no fold held out).  After a fit on dask data: the
+        validation rows' only (in the split's order), their quantiles.
     validation_windows_ : list of (float, float)
         The windows whose mean pooled out-of-fold pAUC is the criterion of the
         selection: ``[fpr_range]``, or ``[fpr_range, (alpha, beta')]`` when the
@@ -449,7 +451,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self.cv_results_, self.oof_scores_, self.validation_windows_ = {}, {}, []
         self.validation_history_, self.validation_score_ = {}, {}
         self.validation_rounds_, self.selection_confidence_, self.fit_seconds_ = {}, {}, {}
-        self._candidates, self._scales = {}, {}
+        self._candidates, self._scales, self._raw_oof = {}, {}, {}
         if use_stopping:
             self._cross_fit(X, is_pos, fpr_range, pool, fold_seed, seed, boot_seed)
         else:
@@ -500,11 +502,14 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self._rules = {}
         for i, c in enumerate(pool):
             own = fits[i * len(folds):(i + 1) * len(folds)]
-            total = np.zeros(is_pos.shape[0])
+            total, raw = np.zeros(is_pos.shape[0]), np.zeros(is_pos.shape[0])
             for (_, held_out), f in zip(folds, own):
-                total[held_out] += f.held_out_scores
-            oof = np.where(rows, total / np.maximum(covered, 1), np.nan)
-            self.oof_scores_[c.name] = oof
+                total[held_out] += fold_quantiles(f.held_out_scores)
+                raw[held_out] += f.held_out_scores
+            self.oof_scores_[c.name] = np.where(rows, total / np.maximum(covered, 1), np.nan)
+            # the raw held-out scores: the reference of the candidate's RankScale, which
+            # maps the fold-bagged raw scores of new rows to normalised ranks
+            self._raw_oof[c.name] = raw[rows] / covered[rows]
             self._candidates[c.name] = ([f.booster for f in own], [f.rounds for f in own])
             self._rules[c.name] = c.rule
             self.validation_history_[c.name] = own[0].history
@@ -529,13 +534,14 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     def _select(self, names, oof, pos, fpr_range, boot_seed):
         """The candidates' pooled out-of-fold criterion, the blends, the choice:
         ``oof`` the boosted candidates' (``names``) held-out scores of the rows
-        whose labels are ``pos`` (also the distributed fit's validation rows)."""
+        whose labels are ``pos``, as fold quantiles (also the distributed fit's
+        validation rows); ``self._raw_oof`` their raw scores."""
         self.validation_windows_ = validation_windows(int((~pos).sum()), fpr_range)
         windows = self.validation_windows_
         entries = [(n, np.eye(len(names))[i], s) for i, (n, s) in enumerate(zip(names, oof))]
         if len(names) > 1:
-            self._scales = {n: RankScale(s) for n, s in zip(names, oof)}
-            normalized = [self._scales[n](s) for n, s in zip(names, oof)]
+            self._scales = {n: RankScale(self._raw_oof[n]) for n in names}
+            normalized = oof          # fold quantiles: normalised ranks already
             if "logloss" in names and "exponential" in names:
                 w = np.array([0.5 if n in ("logloss", "exponential") else 0.0 for n in names])
                 entries.append(("blend", w, blend(normalized, w)))

@@ -1,7 +1,8 @@
 """Choosing among the candidates on their pooled out-of-fold scores.
 
 Every candidate's out-of-fold (OOF) scores -- each row scored by the fold model
-that did not see it -- are pooled over the folds, so the window holds every
+that did not see it, as its quantile among that fold's held-out scores
+(:func:`fold_quantiles`) -- are pooled over the folds, so the window holds every
 training negative instead of a validation split's tenth.  The criterion is the
 partial AUC of the FPR window (``normalize="range"``), averaged with a widened
 window when the window holds fewer than 100 negatives
@@ -28,6 +29,7 @@ Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
 """
 
 import numpy as np
+from scipy.stats import rankdata
 
 from .. import metrics
 
@@ -171,3 +173,14 @@ def cross_fitted_ensemble(normalized, is_pos, fpr_range, rng, max_steps=20):
                                validation_windows(int((~part).sum()), fpr_range), max_steps)
         honest[~chosen_on] = blend([s[~chosen_on] for s in normalized], w)
     return weights, honest
+
+
+def fold_quantiles(scores):
+    """A held-out fold's scores as their normalised mid-ranks in (0, 1].
+
+    The fold models of one candidate need not share a scale (the window
+    exponential's scores drift with the rounds and the fold), so pooling their
+    raw held-out scores would rank one fold's rows above another's; their
+    quantiles within each (stratified) fold pool on one scale.
+    """
+    return rankdata(scores, method="average") / scores.shape[0]

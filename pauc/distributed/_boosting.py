@@ -29,7 +29,7 @@ window holds plenty of negatives):
    validation rows is the exact global one;
 5. the fitted model in the in-memory format (``members_``: one booster per
    member, ``n_splits_ = 1``); ``oof_scores_`` holds the validation rows'
-   scores only;
+   scores only (their quantiles, as the in-memory fit pools its folds');
 6. the operating threshold by :func:`pauc._threshold.threshold_rule` on the
    training scores, which stay on the workers (a few order statistics reach
    the client, as in the chunked SVM fits).
@@ -228,6 +228,7 @@ def boosting_fit(ranker, X, y, sample_weight):
 
     from ..boost._candidates import candidates
     from ..boost._engines import MAX_BIN, effective_threads
+    from ..boost._selection import fold_quantiles
     from ..boost._stopping import validation_windows
 
     ranker._validate_params()
@@ -270,7 +271,7 @@ def boosting_fit(ranker, X, y, sample_weight):
     ranker.cv_results_, ranker.oof_scores_, ranker.validation_windows_ = {}, {}, []
     ranker.validation_history_, ranker.validation_score_ = {}, {}
     ranker.validation_rounds_, ranker.selection_confidence_, ranker.fit_seconds_ = {}, {}, {}
-    ranker._candidates, ranker._scales, ranker._rules = {}, {}, {}
+    ranker._candidates, ranker._scales, ranker._rules, ranker._raw_oof = {}, {}, {}, {}
     if use_stopping:
         dvalid = xgb_dask.DaskQuantileDMatrix(client, X_va, pos_va.astype(np.float32),
                                               max_bin=MAX_BIN, ref=dtrain)
@@ -286,9 +287,11 @@ def boosting_fit(ranker, X, y, sample_weight):
         if use_stopping:
             ranker.validation_history_[c.name] = history
             ranker.validation_rounds_[c.name] = rounds
-            # the selection reads the validation scores on the client
-            ranker.oof_scores_[c.name] = np.asarray(
+            # the selection reads the validation scores on the client: raw (the
+            # reference of the candidate's RankScale) and as quantiles (one fold)
+            ranker._raw_oof[c.name] = np.asarray(
                 boosting_predict(booster, X_va, rounds).compute(), dtype=np.float64).ravel()
+            ranker.oof_scores_[c.name] = fold_quantiles(ranker._raw_oof[c.name])
         if ranker.verbose:
             print(f"[GradientBoostingRanker] {c.name} (xgboost.dask): rounds {rounds}, "
                   f"{ranker.fit_seconds_[c.name]:.2f} s")

@@ -15,8 +15,8 @@ from sklearn.model_selection import StratifiedKFold
 from pauc.boost import GradientBoostingRanker
 from pauc.boost._crossfit import auto_n_folds
 from pauc.boost._gbm import SELECTION_CONFIDENCE
-from pauc.boost._selection import (RankScale, blend, criterion, greedy_ensemble, select,
-                                   win_shares)
+from pauc.boost._selection import (RankScale, blend, criterion, fold_quantiles,
+                                   greedy_ensemble, select, win_shares)
 from pauc.boost._stopping import Stopping, middle_of_stretch
 from pauc.metrics import partial_auc
 
@@ -46,6 +46,15 @@ def test_out_of_fold_scores_come_from_models_that_never_saw_the_row():
     assert abs(roc_auc_score(y, oof) - 0.5) < 0.08                  # the OOF rows are unseen
 
 
+def test_fold_quantiles_pool_folds_of_different_scales():
+    """Two folds ranked alike but on scales 1 and 100: their quantiles pool to the
+    same ranking in each fold (raw scores would put the second fold on top)."""
+    a, b = np.array([0.1, 0.5, 0.9, 0.3]), 100 * np.array([0.1, 0.5, 0.9, 0.3])
+    np.testing.assert_array_equal(fold_quantiles(a), fold_quantiles(b))
+    np.testing.assert_array_equal(fold_quantiles(np.array([1.0, 1.0, 2.0])),
+                                  [0.5, 0.5, 1.0])
+
+
 def test_out_of_fold_scores_are_the_fold_models_predictions():
     X, y = _data(1500)
     splitter = StratifiedKFold(3, shuffle=True, random_state=1)
@@ -57,7 +66,8 @@ def test_out_of_fold_scores_are_the_fold_models_predictions():
         for (_, held_out), booster, n in zip(splitter.split(X, y), boosters, rounds):
             np.testing.assert_allclose(
                 model.oof_scores_[name][held_out],
-                booster.predict(X[held_out], raw_score=True, num_iteration=n), rtol=1e-12)
+                fold_quantiles(booster.predict(X[held_out], raw_score=True, num_iteration=n)),
+                rtol=1e-12)
         # and the pooled criterion of cv_results_ is theirs
         k = model.cv_results_["candidate"].index(name)
         assert model.cv_results_["oof_score"][k] == pytest.approx(np.mean(
