@@ -72,6 +72,12 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     assert isinstance(lazy, da.Array)
     np.testing.assert_allclose(lazy.compute(), model.decision_function(dX.compute()),
                                rtol=1e-6)
+    # a blend's lazy scores too (each member's normalised rank, mapped on the workers)
+    import copy
+    blend = copy.copy(model)
+    blend.members_ = [(n, 0.5, *model._candidates[n]) for n in ("logloss", "exponential")]
+    np.testing.assert_allclose(blend.decision_function(dX).compute(),
+                               blend.decision_function(dX.compute()), rtol=1e-6)
     from pauc._threshold import operating_threshold
     scores = model.decision_function(dX.compute())
     assert model.threshold_ == operating_threshold(scores, dy.compute() == 1, 0.1)
