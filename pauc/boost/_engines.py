@@ -46,6 +46,7 @@ Chen, T. and Guestrin, C. "XGBoost: A Scalable Tree Boosting System." KDD 2016.
 """
 
 import os
+from abc import ABC, abstractmethod
 
 import numpy as np
 import scipy.sparse as sp
@@ -78,15 +79,16 @@ def held_out_logloss(is_pos, scores):
     return float(np.mean(np.logaddexp(0.0, -margin)))
 
 
-class Engine:
+class Engine(ABC):
     """The interface of an engine (module docstring); the two below implement it."""
 
     name = None
 
+    @abstractmethod
     def params(self, base, config, seed, n_threads):
         """The engine's parameters: ``base`` updated by ``config`` (LightGBM names)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def boost(self, params, loss, fpr_range, n_rounds, train, valid=None, *,
               criterion=None, stopping=None, log=False):
         """Boost ``loss`` for up to ``n_rounds`` rounds on ``train = (X, is_pos)``.
@@ -113,19 +115,18 @@ class Engine:
         -------
         booster
         """
-        raise NotImplementedError
 
+    @abstractmethod
     def predict(self, booster, X, n_rounds):
         """Raw scores (float64) of the first ``n_rounds`` rounds."""
-        raise NotImplementedError
 
+    @abstractmethod
     def n_rounds(self, booster):
         """Rounds the booster holds."""
-        raise NotImplementedError
 
+    @abstractmethod
     def gains(self, booster, n_rounds, n_features):
         """Total gain of the splits on each feature in the first ``n_rounds`` rounds."""
-        raise NotImplementedError
 
 
 class LightGBMEngine(Engine):
