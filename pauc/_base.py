@@ -201,6 +201,20 @@ class BaseRanker:
                                                sample_weight, X)
         return X, is_pos, weight
 
+    def _uniform_weights(self, weight, why=None):
+        """Whether ``weight`` (validated) is absent or one positive constant, which
+        rescales every pair alike and leaves a normalised (p)AUC risk -- hence its
+        minimiser -- unchanged.  With ``why`` (what the estimator would need for
+        them), other weights raise NotImplementedError instead of returning False:
+        the one refusal of every ranker that cannot weight its window."""
+        if weight is None or (weight.size and weight[0] > 0 and np.all(weight == weight[0])):
+            return True
+        if why is None:
+            return False
+        raise NotImplementedError(
+            f"{type(self).__name__} does not support non-uniform sample_weight: {why}. "
+            "Resample the rows instead, or pass sample_weight=None.")
+
     def _set_binary_classes(self, classes, y):
         """Check the distinct labels ``classes`` of ``y``; set ``classes_`` and
         ``pos_label_``; return the positive label.

@@ -42,9 +42,8 @@ exact Hessian diagonal: a pair's Hessian ``l''(t) [[1, -1], [-1, 1]]`` is at
 most ``2 l''(t) I``, so twice the diagonal majorizes the loss along every
 direction -- in particular the one a tree takes when it puts positives and
 negatives in different leaves -- and each Newton step is a descent step
-(half the exact-diagonal step).  Measured on the panel of
-``bench/panel_boost.py``: +0.006 to +0.020 mean test pAUC for the window
-exponential, for about as many rounds.
+(half the exact-diagonal step; what it gained is on the developer guide's
+measurements page).
 
 Examples
 --------
@@ -106,9 +105,7 @@ LOSSES = loss_names("hessian")
 WINDOW_LOSSES = tuple(name for name in LOSSES if loss_row(name).window)
 # The Hessian handed to LightGBM for the pairwise losses is twice their exact
 # diagonal: the diagonal majorizer of a pair's Hessian l''(t) [[1, -1], [-1, 1]]
-# <= 2 l''(t) I.  On the panel of bench/panel_boost.py this half Newton step
-# raised the window exponential's mean test pAUC by 0.006-0.020 over the three
-# windows, for about as many rounds.
+# <= 2 l''(t) I (module docstring, "Hessian").
 PAIRWISE_CURVATURE = 2.0
 
 

@@ -73,7 +73,8 @@ def plot_roc(y_true, scores, *, fpr_range=(0.0, 0.1), ax=None, inset=True, pos_l
            ylabel="true-positive rate", title=title or "ROC curves")
     ax.legend(loc="lower right", fontsize="small")
     if inset and beta - alpha < 0.5:
-        sub = ax.inset_axes([0.5, 0.4, 0.46, 0.34])
+        # above the legend (lower right), below the curves' plateau
+        sub = ax.inset_axes([0.47, 0.5, 0.49, 0.3])
         pad = 0.1 * (beta - alpha)
         lo_x, hi_x = max(0.0, alpha - pad), min(1.0, beta + pad)
         lo_y, hi_y = 1.0, 0.0

@@ -371,13 +371,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------ validation
     def _check_weights(self, weight):
         """Refuse non-uniform ``sample_weight`` (see Notes)."""
-        if weight is not None and not (weight.size and weight[0] > 0
-                                       and np.all(weight == weight[0])):
-            raise NotImplementedError(
-                f"{type(self).__name__} does not support non-uniform sample_weight: a "
-                "weighted window would need the FPR range measured in negative weight, "
-                "which the window losses do not implement. Resample the rows instead, "
-                "or pass sample_weight=None.")
+        self._uniform_weights(weight, "a weighted window would need the FPR range "
+                              "measured in negative weight, which the window losses do "
+                              "not implement")
 
     def _use_stopping(self, is_pos):
         counts = (int(is_pos.sum()), int((~is_pos).sum()))

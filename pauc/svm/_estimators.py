@@ -232,15 +232,10 @@ class _StructuralSVM(BaseRanker, ClassifierMixin, BaseEstimator):
         """The validated row weights as the fit uses them: None for none or a constant
         (it rescales every pair alike and leaves the normalised (p)AUC risk -- hence
         the minimiser -- unchanged); non-uniform ones only where pairs can be weighted."""
-        if weight is None or (weight.size and weight[0] > 0 and np.all(weight == weight[0])):
-            return None
-        if not self._weighted_pairs:
-            raise NotImplementedError(
-                f"{type(self).__name__} does not support non-uniform sample_weight: a "
-                "weighted partial AUC would need the FPR window measured in negative "
-                "weight, which the pAUC oracles do not implement. Resample the rows "
-                "instead, or pass sample_weight=None.")
-        return weight
+        why = None if self._weighted_pairs else (
+            "a weighted partial AUC would need the FPR window measured in negative weight, "
+            "which the pAUC oracles do not implement")
+        return None if self._uniform_weights(weight, why) else weight
 
     def _new_solver(self, C, tol):
         return CuttingPlaneSolver(C, tol=tol, max_iter=self.max_iter, qp_solver=self.solver,
