@@ -292,7 +292,12 @@ def compare(args, out=None, err=None):
         if args.ci and best is not None:
             plot_roc_band(y_test, test_scores[best], fpr_range=fpr_range, ax=ax, label=best,
                           n_resamples=args.resamples, random_state=args.seed)
-        ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
+        # the scores the picture shows, as the table prints them: a README can check
+        # that its table and its picture come from the same run (PNG/PDF/SVG text)
+        summary = "\n".join(f"{r['method']} {r['test_auc']:.4f} {r['test_pauc']:.4f}"
+                             for r in rows)
+        ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight",
+                          metadata=_plot_metadata(args.plot, summary))
     if args.json:
         json.dump(rows, out, indent=2, default=str)
         out.write("\n")
@@ -356,6 +361,14 @@ def _add_intervals(rows, y_test, test_scores, fpr_range, args):
                         f"({args.resamples} resamples); diff: pAUC minus the best method's "
                         f"({best}), p: paired bootstrap test of equal pAUC")
     return notes
+
+
+def _plot_metadata(path, summary):
+    """``savefig``'s metadata holding ``summary``, under the key the format has
+    for free text (none for the raster formats that keep no text)."""
+    key = {".png": "Description", ".pdf": "Subject", ".svg": "Description"}
+    suffix = os.path.splitext(str(path))[1].lower()
+    return {key[suffix]: summary} if suffix in key else None
 
 
 def _print_table(rows, fpr_range, out):

@@ -46,6 +46,10 @@ def test_compare_tune_and_plot(small_svmlight, tmp_path, capsys):
     assert rows[0]["parameters"]["C"] in (0.01, 0.1, 1.0, 10.0)
     assert "fitting logreg" in captured.err and "done" in captured.err
     assert png.stat().st_size > 10_000 and png.read_bytes()[:4] == b"\x89PNG"
+    # the picture carries the scores it shows (tests/test_readme.py reads them)
+    from PIL import Image
+    assert Image.open(png).text["Description"] == (
+        f"logreg {rows[0]['test_auc']:.4f} {rows[0]['test_pauc']:.4f}")
 
 
 def test_compare_csv(tmp_path, capsys):
