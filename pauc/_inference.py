@@ -159,8 +159,9 @@ def _check_window(is_pos, fpr_lo, fpr_hi):
             "window or use more negatives", UserWarning, stacklevel=3)
 
 
-def _normalized(area, fpr_lo, fpr_hi, normalize):
-    """``partial_auc``'s normalisations of the raw area, with its very operations."""
+def normalized_area(area, fpr_lo, fpr_hi, normalize):
+    """The raw area over FPR in [fpr_lo, fpr_hi] as ``normalize`` reports it: the one
+    rule of :func:`pauc.metrics.partial_auc` and of the resampled areas."""
     if normalize == "none":
         return area
     if normalize == "range":
@@ -332,7 +333,7 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
                                               exact_ranks=True)
     _check_window(is_pos, alpha, beta)
     return _bootstrap_interval(is_pos, score, alpha, beta, 0.0,
-                               lambda a: _normalized(a, alpha, beta, normalize),
+                               lambda a: normalized_area(a, alpha, beta, normalize),
                                confidence_level, n_resamples, random_state, n_jobs)
 
 
@@ -455,7 +456,7 @@ def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=Non
                                 confidence_level, None)
 
     scale = ((lambda x: x) if metric == "roc_auc"
-             else (lambda x: _normalized(x, alpha, beta, normalize)))
+             else (lambda x: normalized_area(x, alpha, beta, normalize)))
     boot = StratifiedBootstrap(is_pos, [a, b], beta)
     est_a, est_b = scale(boot.observed(alpha, beta, 0.0))
     areas = scale(boot.resample(n_resamples, random_state, alpha, beta, 0.0, n_jobs=n_jobs))

@@ -77,6 +77,7 @@ import numpy as np
 
 from . import _ranking
 from ._dispatch import chunked, is_chunked
+from ._inference import normalized_area
 from ._inference import (ConfidenceInterval, RankerComparison, ROCBand, compare_rankers,
                          partial_auc_ci, roc_auc_ci, roc_confidence_band, two_way_partial_auc_ci)
 from ._rank_distance import kendall_tau_distance, spearman_distance
@@ -302,13 +303,7 @@ def partial_auc(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     alpha, beta = check_fpr_range(fpr_range)
     _check_normalize(normalize)
     area = raw_area(y_true, y_score, alpha, beta, 0.0, pos_label, sample_weight)
-    if normalize == "none":
-        return area
-    if normalize == "range":
-        return area / (beta - alpha)
-    min_area = 0.5 * (beta * beta - alpha * alpha)
-    max_area = beta - alpha
-    return 0.5 * (1.0 + (area - min_area) / (max_area - min_area))
+    return normalized_area(area, alpha, beta, normalize)
 
 
 def two_way_partial_auc(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normalize="range",

@@ -151,8 +151,8 @@ def test_weighted_counts_equal_partial_auc_on_repeated_rows(data, draw):
             y, s, counts_pos, counts_neg, boot,
             lambda yy, ss: partial_auc(yy, ss, fpr_range=(alpha, beta), normalize=normalize))
         if scale is None:
-            from pauc._inference import _normalized
-            assert _normalized(area, alpha, beta, "mcclish") == expected
+            from pauc._inference import normalized_area
+            assert normalized_area(area, alpha, beta, "mcclish") == expected
         else:
             assert scale(area) == expected
 
