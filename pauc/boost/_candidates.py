@@ -50,24 +50,32 @@ class Candidate:
     rule : {"logloss", "window"}
         What stops it on a held-out fold: its log-loss, or the window criterion.
     config : dict
-        LightGBM parameters replacing the base configuration's.
+        LightGBM parameters replacing the base configuration's (with
+        ``engine=None``), or the named engine's own parameters.
+    engine : str or None
+        The engine that boosts it (:mod:`pauc.boost._engines`); None: the
+        estimator's ``engine``.
     """
 
     name: str
     loss: str
     rule: str
     config: dict = field(default_factory=dict, hash=False)
+    engine: str = None
+
+
+# loss="auto": the candidates boosted, the reference first (module docstring)
+AUTO = (Candidate("logloss", "logloss", "logloss"),
+        Candidate("exponential", "exponential", "window"),
+        Candidate("logloss-small", "logloss", "logloss", dict(SMALL_TREES)),
+        Candidate("logloss-extra", "logloss", "logloss", dict(EXTRA_TREES)),
+        Candidate("logloss-oblivious", "logloss", "logloss", {}, "oblivious"))
 
 
 def candidates(loss):
     """The candidates boosted for the estimator's ``loss``; the first is the
-    reference of the selection.  ``"auto"``: log-loss (base configuration),
-    the window exponential loss, and log-loss with small trees, with exact and
-    with extremely randomised splits.  A named loss:
-    that loss alone, base configuration (log-loss stopped on its log-loss)."""
+    reference of the selection.  ``"auto"``: ``AUTO``.  A named loss: that loss
+    alone, base configuration (log-loss stopped on its log-loss)."""
     if loss == "auto":
-        return (Candidate("logloss", "logloss", "logloss"),
-                Candidate("exponential", "exponential", "window"),
-                Candidate("logloss-small", "logloss", "logloss", dict(SMALL_TREES)),
-                Candidate("logloss-extra", "logloss", "logloss", dict(EXTRA_TREES)))
+        return AUTO
     return (Candidate(loss, loss, "logloss" if loss == "logloss" else "window"),)

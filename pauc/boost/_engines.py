@@ -54,7 +54,8 @@ import scipy.sparse as sp
 # the module, not its names: pauc.objectives imports this package's modules
 from .. import objectives
 
-__all__ = ["ENGINES", "Engine", "LightGBMEngine", "XGBoostEngine", "get_engine",
+__all__ = ["ENGINES", "CANDIDATE_ENGINES", "Engine", "LightGBMEngine", "XGBoostEngine",
+           "ObliviousEngine", "get_engine",
            "engine_of", "effective_threads", "held_out_logloss"]
 
 # LightGBM's min_sum_hessian_in_leaf default: XGBoost's smallest Hessian sum of a leaf
@@ -321,14 +322,63 @@ class CriterionMetric:
         return self.records
 
 
+class ObliviousEngine(Engine):
+    """pauc's own oblivious trees (:mod:`pauc.boost._oblivious`): any loss,
+    CatBoost's tree shape, score function, random strength and bootstrap.  Its
+    parameters are its own (``OBLIVIOUS_DEFAULTS``), not the estimator's
+    LightGBM-named tree parameters; one thread per fit (the folds run in
+    parallel threads, and the kernels release the GIL)."""
+
+    name = "oblivious"
+
+    def params(self, base, config, seed, n_threads):
+        from ._oblivious import OBLIVIOUS_DEFAULTS
+        unknown = set(config) - set(OBLIVIOUS_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown oblivious-tree parameters {sorted(unknown)}; known: "
+                             f"{sorted(OBLIVIOUS_DEFAULTS)}")
+        return dict(OBLIVIOUS_DEFAULTS, **config, seed=int(seed))
+
+    def boost(self, params, loss, fpr_range, n_rounds, train, valid=None, *,
+              criterion=None, stopping=None, log=False):
+        from ._oblivious import boost
+        on_round = None
+        if valid is not None and stopping is not None:
+            is_pos_va = np.ascontiguousarray(valid[1], dtype=np.bool_)
+            with_logloss = stopping.rule == "logloss"
+
+            def on_round(scores):
+                value = None if criterion is None else criterion.value(is_pos_va, scores)
+                loss_va = held_out_logloss(is_pos_va, scores) if with_logloss else None
+                if log:
+                    print(f"[oblivious] {value} {loss_va}")
+                return stopping.update(value, loss_va)
+        return boost(params, loss, fpr_range, n_rounds, train[0], train[1],
+                     valid=None if valid is None else valid[0], on_round=on_round)
+
+    def predict(self, booster, X, n_rounds):
+        return booster.predict(X, n_rounds)
+
+    def n_rounds(self, booster):
+        return booster.n_trees
+
+    def gains(self, booster, n_rounds, n_features):
+        return booster.gains(n_rounds, n_features)
+
+
 ENGINES = {"lightgbm": LightGBMEngine(), "xgboost": XGBoostEngine()}
+# engines a candidate may name (pauc.boost._candidates) besides the estimator's
+CANDIDATE_ENGINES = dict(ENGINES, oblivious=ObliviousEngine())
 
 
 def get_engine(name):
-    """The engine called ``name`` (``"lightgbm"`` or ``"xgboost"``)."""
-    return ENGINES[name]
+    """The engine called ``name`` (``"lightgbm"``, ``"xgboost"`` or ``"oblivious"``)."""
+    return CANDIDATE_ENGINES[name]
 
 
 def engine_of(booster):
-    """The engine that grew ``booster`` (a LightGBM or an XGBoost booster)."""
+    """The engine that grew ``booster``."""
+    from ._oblivious import ObliviousBooster
+    if isinstance(booster, ObliviousBooster):
+        return CANDIDATE_ENGINES["oblivious"]
     return ENGINES["xgboost" if hasattr(booster, "inplace_predict") else "lightgbm"]

@@ -399,7 +399,11 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                 "num_leaves": int(self.num_leaves),
                 "min_data_in_leaf": int(self.min_child_samples),
                 "lambda_l2": float(self.reg_lambda)}
-        return get_engine(self.engine).params(base, candidate.config, seed, n_threads)
+        return self._engine(candidate).params(base, candidate.config, seed, n_threads)
+
+    def _engine(self, candidate):
+        """The engine of ``candidate``: its own, else the estimator's."""
+        return get_engine(candidate.engine or self.engine)
 
     def fit(self, X, y, sample_weight=None):
         """Cross-fit each candidate; keep the reference or a clearly better candidate.
@@ -469,7 +473,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self._rules = {candidate.name: "fixed"}
 
     def _boost_all_rows(self, X, is_pos, fpr_range, candidate, seed, n_rounds):
-        engine = get_engine(self.engine)
+        engine = self._engine(candidate)
         params = self._params(candidate, seed, _effective_threads(self.n_jobs))
         booster = engine.boost(params, candidate.loss, fpr_range, n_rounds, (X, is_pos))
         return booster, engine.n_rounds(booster)
@@ -481,12 +485,11 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         jobs_count = len(pool) * len(folds)
         per_job = max(1, n_threads // jobs_count)
         width = max(1, self.n_iter_no_change // SMOOTHING_DIVISOR)
-        engine = get_engine(self.engine)
         jobs = []
         for c in pool:
             for k, (train, held_out) in enumerate(folds):
                 params = self._params(c, seed + k, per_job)
-                jobs.append((boost_fold, (engine, X, is_pos, train, held_out, c, params,
+                jobs.append((boost_fold, (self._engine(c), X, is_pos, train, held_out, c, params,
                                           self._rounds(True), fpr_range,
                                           self.n_iter_no_change, width),
                              {"log": self.verbose >= 2, "history": k == 0}))

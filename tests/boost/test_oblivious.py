@@ -1,0 +1,183 @@
+"""pauc's oblivious-tree booster against brute force and its own invariants."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from pauc import objectives
+from pauc.boost._oblivious import (OBLIVIOUS_DEFAULTS, ObliviousBooster, Quantizer, boost,
+                                   bootstrap_weights, mvs_threshold)
+from pauc.boost._oblivious_tree import best_split, descend, leaves_of
+from pauc.metrics import partial_auc
+
+
+def brute_force_split(codes, leaf, wg, w, n_bins, n_leaves, l2, cosine, noise, offsets):
+    """Every (feature, border): the leaves' sums recomputed from the rows."""
+    best = (-np.inf, -1, -1)
+    for f in range(codes.shape[0]):
+        for b in range(n_bins[f] - 1):
+            num = den = 0.0
+            for node in range(n_leaves):
+                for side in (codes[f] <= b, codes[f] > b):
+                    rows = (leaf == node) & side
+                    G, W = wg[rows].sum(), w[rows].sum()
+                    num += G * G / (W + l2)
+                    den += G * G * W / (W + l2) ** 2
+            score = (num / np.sqrt(den) if den > 0 else 0.0) if cosine else num
+            score += noise[offsets[f] + b]
+            if score > best[0]:
+                best = (score, f, b)
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), n_rows=st.integers(2, 40), n_features=st.integers(1, 4),
+       depth=st.integers(0, 3), cosine=st.booleans(), l2=st.sampled_from([0.0, 0.5, 3.0]),
+       with_noise=st.booleans())
+def test_best_split_equals_brute_force(seed, n_rows, n_features, depth, cosine, l2, with_noise):
+    rng = np.random.default_rng(seed)
+    n_bins = rng.integers(1, 6, size=n_features).astype(np.int32)
+    codes = np.stack([rng.integers(0, nb, size=n_rows) for nb in n_bins]).astype(np.uint8)
+    n_leaves = 1 << depth
+    leaf = rng.integers(0, n_leaves, size=n_rows).astype(np.int32)
+    w = rng.exponential(size=n_rows) * (rng.random(n_rows) < 0.8)
+    wg = w * rng.normal(size=n_rows)
+    offsets = np.concatenate([[0], np.cumsum(n_bins - 1)]).astype(np.int64)
+    noise = rng.normal(size=int(offsets[-1])) * (0.1 if with_noise else 0.0)
+    f, b, score = best_split(codes, leaf, wg, w, n_bins, offsets, n_leaves, l2 + 1e-12 * (l2 == 0),
+                             cosine, noise)
+    want = brute_force_split(codes, leaf, wg, w, n_bins, n_leaves, l2 + 1e-12 * (l2 == 0),
+                             cosine, noise, offsets)
+    if want[1] < 0:
+        assert (f, b) == (-1, -1)
+        return
+    assert score == pytest.approx(want[0], rel=1e-9, abs=1e-12)
+    # ties between borders: the kernel's choice must score as high as brute force's
+    mine = brute_force_split(codes[f:f + 1], leaf, wg, w, n_bins[f:f + 1], n_leaves,
+                             l2 + 1e-12 * (l2 == 0), cosine,
+                             np.r_[np.full(b, -np.inf), noise[offsets[f] + b],
+                                   np.full(n_bins[f] - 2 - b, -np.inf)], np.array([0]))
+    assert mine[0] == pytest.approx(want[0], rel=1e-9, abs=1e-12)
+
+
+def test_descend_and_leaves_of_agree():
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 5, size=(3, 50)).astype(np.uint8)
+    features, borders = np.array([2, 0, 2], np.int32), np.array([1, 3, 0], np.int32)
+    leaf = np.zeros(50, np.int32)
+    for f, b in zip(features, borders):
+        descend(codes, leaf, int(f), int(b))
+    want = sum((codes[f] > b).astype(int) << (2 - d)
+               for d, (f, b) in enumerate(zip(features, borders)))
+    np.testing.assert_array_equal(leaf, want)
+    np.testing.assert_array_equal(leaves_of(codes, features, borders), want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(values=st.lists(st.floats(0.0, 100.0), min_size=1, max_size=60),
+       share=st.floats(0.05, 0.99))
+def test_mvs_threshold_keeps_the_requested_expected_count(values, share):
+    values = [v if v > 1e-100 else 0.0 for v in values]
+    a = np.asarray(values)
+    n_kept = share * a.shape[0]
+    mu = mvs_threshold(a, n_kept)
+    if mu == 0.0:
+        # fewer rows with a gradient than the rows to keep: every row is kept
+        assert (a > 0).sum() <= n_kept
+        return
+    assert np.minimum(1.0, a / mu).sum() == pytest.approx(n_kept, rel=1e-9, abs=1e-9)
+
+
+def test_mvs_weights_are_unbiased_and_keep_large_gradients():
+    rng = np.random.default_rng(1)
+    grad = np.r_[np.full(10, 0.9), rng.uniform(0.0, 0.01, 990)]
+    hess = grad * (1 - grad)
+    total = np.zeros_like(grad)
+    for _ in range(4000):
+        w = bootstrap_weights("mvs", rng, grad, hess, 0.5, 1.0)
+        assert np.all(w[:10] == 1.0)            # above the threshold: always kept, weight 1
+        total += w
+    # E[w_i] = 1 for every row (Ibragimov & Gusev 2019): Monte-Carlo, 4000 draws
+    assert abs(total[10:].mean() / 4000 - 1.0) < 0.02
+
+
+def test_quantizer_codes_count_the_borders_below():
+    X = np.array([[0.0, 5.0], [1.0, 5.0], [2.0, 5.0], [2.0, 5.0]])
+    q = Quantizer(254).fit(X)
+    np.testing.assert_allclose(q.borders_[0], [0.5, 1.5])
+    assert q.borders_[1].shape == (0,)
+    np.testing.assert_array_equal(q.codes(np.array([[-1.0, 0], [0.5, 0], [0.6, 0], [9, 9]])),
+                                  [[0, 0, 1, 2], [0, 0, 0, 0]])
+    many = np.random.default_rng(0).normal(size=(5000, 1))
+    q = Quantizer(254).fit(many)
+    assert q.n_bins_[0] == 255
+    counts = np.bincount(q.codes(many)[0], minlength=255)
+    assert counts.min() >= 5000 // 255 - 1     # quantile borders: equal-frequency bins
+    with pytest.raises(ValueError, match="border_count"):
+        Quantizer(255)
+    with pytest.raises(ValueError, match="features"):
+        q.codes(np.zeros((3, 2)))
+
+
+def _problem(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    is_pos = (X[:, 0] + X[:, 1] * X[:, 2] + 0.5 * rng.normal(size=n)) > 1.2
+    return X, is_pos
+
+
+def test_held_out_scores_equal_prediction_and_same_seed_same_trees():
+    X, is_pos = _problem()
+    params = dict(OBLIVIOUS_DEFAULTS, seed=3, learning_rate=0.1)
+    seen = []
+    booster = boost(params, "logloss", (0.0, 0.1), 30, X[:300], is_pos[:300], valid=X[300:],
+                    on_round=lambda s: seen.append(s.copy()) and False)
+    assert isinstance(booster, ObliviousBooster) and booster.n_trees == 30
+    for t in (1, 7, 30):
+        np.testing.assert_allclose(booster.predict(X[300:], t), seen[t - 1], rtol=0, atol=1e-12)
+    again = boost(params, "logloss", (0.0, 0.1), 30, X[:300], is_pos[:300])
+    for a, b in zip(booster.arrays(), again.arrays()):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_on_round_stops_the_boosting():
+    X, is_pos = _problem()
+    params = dict(OBLIVIOUS_DEFAULTS, seed=0)
+    calls = []
+    booster = boost(params, "logloss", (0.0, 0.1), 50, X, is_pos, valid=X[:20],
+                    on_round=lambda s: calls.append(1) or len(calls) == 4)
+    assert booster.n_trees == 4
+
+
+@pytest.mark.parametrize("bootstrap", ["mvs", "bayesian", "none"])
+def test_logloss_falls_and_ranking_is_learnt(bootstrap):
+    X, is_pos = _problem(600)
+    params = dict(OBLIVIOUS_DEFAULTS, seed=0, learning_rate=0.1, bootstrap=bootstrap)
+    booster = boost(params, "logloss", (0.0, 0.1), 100, X, is_pos)
+
+    def logloss(s):
+        return np.mean(np.logaddexp(0.0, np.where(is_pos, -s, s)))
+    assert logloss(booster.predict(X, 100)) < logloss(booster.predict(X, 10)) < np.log(2)
+    X_test, pos_test = _problem(2000, seed=1)
+    assert partial_auc(pos_test, booster.predict(X_test), fpr_range=(0, 0.1)) > 0.4
+    gains = booster.gains(100, 5)
+    # the label needs features 0, 1, 2; six levels per tree also split the other two
+    assert gains[:3].min() > 2 * gains[3:].max()
+
+
+def test_window_loss_drives_the_trees():
+    """The window exponential loss on oblivious trees: its objective falls."""
+    X, is_pos = _problem(600)
+    params = dict(OBLIVIOUS_DEFAULTS, seed=0, learning_rate=0.1)
+    booster = boost(params, "exponential", (0.0, 0.1), 60, X, is_pos)
+    objective = objectives.WindowObjective(is_pos, (0.0, 0.1), "exponential", 0.0)
+    assert objective.value(booster.predict(X, 60)) < objective.value(booster.predict(X, 5))
+    assert partial_auc(is_pos, booster.predict(X), fpr_range=(0, 0.1)) > 0.5
+
+
+def test_bad_parameters_are_named():
+    X, is_pos = _problem(50)
+    for key, value, match in (("score", "gini", "score"), ("bootstrap", "poisson", "bootstrap")):
+        with pytest.raises(ValueError, match=match):
+            boost(dict(OBLIVIOUS_DEFAULTS, seed=0, **{key: value}), "logloss", (0, 0.1), 2,
+                  X, is_pos)
