@@ -243,14 +243,11 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
         before = float(np.sum(wg) ** 2 / (np.sum(weight) + l2))
         for d in range(depth):
             noise = rng.standard_normal(n_borders) * sd if sd > 0.0 else zeros
-            f, b, _ = best_split(codes, leaf, wg, weight, quantizer.n_bins_,
-                                 quantizer.offsets_, 1 << d, l2, cosine, noise)
+            f, b, _, after = best_split(codes, leaf, wg, weight, quantizer.n_bins_,
+                                        quantizer.offsets_, 1 << d, l2, cosine, noise)
             if f < 0:       # no feature has a border: every row stays left
-                f, b = 0, 0
+                f, b, after = 0, 0, before
             descend(codes, leaf, f, b)
-            G = np.bincount(leaf, wg, 2 << d)
-            W = np.bincount(leaf, weight, 2 << d)
-            after = float(np.sum(G * G / (W + l2)))
             features[d], borders[d], gains[d] = f, b, max(0.0, after - before)
             before = after
         G = np.bincount(leaf, wg, n_leaves)

@@ -44,7 +44,7 @@ def test_best_split_equals_brute_force(seed, n_rows, n_features, depth, cosine, 
     wg = w * rng.normal(size=n_rows)
     offsets = np.concatenate([[0], np.cumsum(n_bins - 1)]).astype(np.int64)
     noise = rng.normal(size=int(offsets[-1])) * (0.1 if with_noise else 0.0)
-    f, b, score = best_split(codes, leaf, wg, w, n_bins, offsets, n_leaves, l2 + 1e-12 * (l2 == 0),
+    f, b, score, l2_score = best_split(codes, leaf, wg, w, n_bins, offsets, n_leaves, l2 + 1e-12 * (l2 == 0),
                              cosine, noise)
     want = brute_force_split(codes, leaf, wg, w, n_bins, n_leaves, l2 + 1e-12 * (l2 == 0),
                              cosine, noise, offsets)
@@ -52,6 +52,11 @@ def test_best_split_equals_brute_force(seed, n_rows, n_features, depth, cosine, 
         assert (f, b) == (-1, -1)
         return
     assert score == pytest.approx(want[0], rel=1e-9, abs=1e-12)
+    plain = brute_force_split(codes[f:f + 1], leaf, wg, w, n_bins[f:f + 1], n_leaves,
+                              l2 + 1e-12 * (l2 == 0), False,
+                              np.r_[np.full(b, -np.inf), 0.0, np.full(n_bins[f] - 2 - b, -np.inf)],
+                              np.array([0]))
+    assert l2_score == pytest.approx(plain[0], rel=1e-9, abs=1e-12)
     # ties between borders: the kernel's choice must score as high as brute force's
     mine = brute_force_split(codes[f:f + 1], leaf, wg, w, n_bins[f:f + 1], n_leaves,
                              l2 + 1e-12 * (l2 == 0), cosine,
