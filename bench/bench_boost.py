@@ -250,7 +250,7 @@ def gbm_panel_section(args):
               f"{t_two / t_one2:10.2f}  <= 0.6", flush=True)
     print()
     panel_args = argparse.Namespace(cache=args.cache, sets=args.sets or list(SETS),
-                                    methods=["gbm", "catboost", "xgboost", "lightgbm",
+                                    methods=[args.method, "catboost", "xgboost", "lightgbm",
                                              "lightgbm-es", "histgbc"])
     panel_report(panel_args)
 
@@ -276,6 +276,8 @@ def main():
                         help="gbm-panel: sets of bench/panel_real.py (default: all)")
     parser.add_argument("--cache", default="/work/cache-crossfit/panel",
                         help="gbm-panel: panel_real.py's cache of test pAUCs")
+    parser.add_argument("--method", default="gbm-oblivious",
+                        help="gbm-panel: panel_real.py's name of the defaults' run")
     args = parser.parse_args()
     if args.section == "gbm-panel":
         gbm_panel_section(args)

@@ -1,13 +1,16 @@
 """GradientBoostingRanker: gradient-boosted trees that target the FPR window.
 
-LightGBM grows the trees (Ke et al. 2017); pauc supplies the losses, the
+LightGBM grows the trees (Ke et al. 2017), and on small data also pauc's own
+oblivious trees (:mod:`pauc.boost._oblivious`); pauc supplies the losses, the
 cross-fitted stopping and the choice between candidates.  With ``loss="auto"``
-four candidates are boosted -- log-loss, the window exponential loss of
-:mod:`pauc.objectives` (a pairwise loss over the pairs of a positive and a
-negative ranked inside the FPR window ``[alpha, beta]`` by the current
-scores), and log-loss with small regularised trees, with exact and with
-extremely randomised splits (:mod:`pauc.boost._candidates`) -- each on ``K - 1`` folds and stopped on the
-held-out fold (:mod:`pauc.boost._crossfit`).  Their pooled out-of-fold scores,
+the candidates of :mod:`pauc.boost._candidates` are boosted -- on small data
+log-loss on oblivious trees (the reference), LightGBM's log-loss and the
+window exponential loss of :mod:`pauc.objectives` (a pairwise loss over the
+pairs of a positive and a negative ranked inside the FPR window ``[alpha,
+beta]`` by the current scores); on larger data LightGBM's log-loss (the
+reference), the window exponential loss, and log-loss with small regularised
+trees, with exact and with extremely randomised splits -- each on ``K - 1``
+folds and stopped on the held-out fold (:mod:`pauc.boost._crossfit`).  Their pooled out-of-fold scores,
 which hold every training negative rather than a validation split's tenth,
 choose among them and among rank blends of them (:mod:`pauc.boost._selection`),
 and the final scores are the kept candidate's K fold models averaged
@@ -44,18 +47,20 @@ from .._dispatch import chunked, is_chunked, is_dask_collection
 from .._threshold import operating_threshold, predict_labels
 from .._validation import check_fpr_range, empirical_indices
 from .._loss import loss_names
-from ._candidates import Candidate, candidates
+from ._candidates import LOGLOSS, candidates
 from ._crossfit import boost_fold, plan_folds, run_parallel
 from ._engines import ENGINES, effective_threads as _effective_threads, engine_of, get_engine
 from ._selection import (RankScale, blend, bootstrap_criteria, criterion,
                          cross_fitted_ensemble, fold_quantiles, select, win_shares)
 from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F401 (re-exported)
 
-# A candidate replaces the reference (log-loss) only if its out-of-fold criterion is
-# higher and it beats the reference on this share of paired bootstrap resamples
-# (one half: the higher pooled criterion decides; docs/developer/measurements.rst has
-# what a bar of 0.84 cost on small sets).
-SELECTION_CONFIDENCE = 0.5
+# A candidate replaces the reference (the first candidate) only if its out-of-fold
+# criterion is higher and it beats the reference on this share of paired bootstrap
+# resamples (about one standard error).  With LightGBM's log-loss as the reference of
+# small data this bar cost up to 0.02 (docs/developer/measurements.rst); with the
+# oblivious trees as that reference it keeps them where a small set's out-of-fold
+# rows cannot tell the candidates apart.
+SELECTION_CONFIDENCE = 0.84
 BOOTSTRAP_ROUNDS = 100
 # The held-out criterion is averaged over n_iter_no_change // SMOOTHING_DIVISOR
 # rounds before a window candidate is stopped (pauc.boost._stopping.Stopping).
@@ -67,10 +72,6 @@ ENSEMBLE_STEPS = 20
 # ran to any cap), and the number of rounds without it (LightGBM's and
 # HistGradientBoostingClassifier's default).
 AUTO_ROUNDS = {True: 1000, False: 100}
-# loss="auto": the kept candidate unless another one is clearly better
-REFERENCE = "logloss"
-# loss="auto": the candidates boosted (names)
-AUTO_CANDIDATES = tuple(c.name for c in candidates("auto"))
 
 
 class _LossName:
@@ -138,22 +139,28 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     fpr_range : (float, float), default=(0.0, 1.0)
         The FPR window ``(alpha, beta)``; ``(0, 1)`` targets the full AUC.
     loss : {"auto", "logloss", "exponential", "squared_hinge", "tight_hinge"}, default="auto"
-        ``"auto"``: the candidates ``"logloss"`` (the reference: LightGBM's
-        binary objective with this estimator's tree parameters, stopped on the
-        held-out log-loss), ``"exponential"`` (the window exponential loss,
-        stopped on the held-out window criterion), ``"logloss-small"``
-        (log-loss with 7-leaf trees, learning rate 0.03, 10 rows per leaf, L2
-        penalty 3, 80 % row and feature subsampling) and ``"logloss-extra"``
-        (the same with extremely randomised splits), and the blends
-        ``"blend"`` (the mean of the normalised ranks of ``"logloss"`` and
-        ``"exponential"``), ``"mean"`` (that of all four) and ``"ensemble"``
-        (greedy ensemble selection over the four, judged on weights chosen on
-        one half of the rows and applied to the other).  The candidate of
-        highest pooled out-of-fold criterion is kept, provided it also beats
-        the reference on at least half of 100 paired bootstrap resamples
-        (``SELECTION_CONFIDENCE``); else the reference.  A named
+        ``"auto"``: on small data (``n_samples x n_features`` at most
+        ``OBLIVIOUS_MAX_CELLS = 10**6``) the candidates ``"logloss-oblivious"``
+        (the reference: log-loss on pauc's oblivious trees of depth 6 with
+        CatBoost's cosine score, random strength 1, minimal variance sampling
+        of 80 % of the rows, L2 penalty 3 and learning rate 0.1, stopped on the
+        held-out log-loss), ``"logloss"`` (LightGBM's binary objective with
+        this estimator's tree parameters, stopped on the held-out log-loss)
+        and ``"exponential"`` (the window exponential loss, stopped on the
+        held-out window criterion); on larger data ``"logloss"`` (the
+        reference), ``"exponential"``, ``"logloss-small"`` (log-loss with
+        7-leaf trees, learning rate 0.03, 10 rows per leaf, L2 penalty 3, 80 %
+        row and feature subsampling) and ``"logloss-extra"`` (the same with
+        extremely randomised splits).  Besides them the blends ``"blend"``
+        (the mean of the normalised ranks of ``"logloss"`` and
+        ``"exponential"``), ``"mean"`` (that of all the candidates) and
+        ``"ensemble"`` (greedy ensemble selection over them, judged on weights
+        chosen on one half of the rows and applied to the other).  The
+        candidate of highest pooled out-of-fold criterion is kept, provided it
+        also beats the reference on at least 84 % of 100 paired bootstrap
+        resamples (``SELECTION_CONFIDENCE``); else the reference.  A named
         loss boosts that loss alone.  Without early stopping ``"auto"`` is
-        log-loss.
+        log-loss on ``engine``.
     n_estimators : int or "auto", default="auto"
         Boosting rounds per candidate and fold: the maximum with early
         stopping, the number without.  ``"auto"``: 1000 with early stopping,
@@ -213,7 +220,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         log every round.
     engine : {"lightgbm", "xgboost"}, default="lightgbm"
         The library that grows the trees: the same candidates, cross-fitting,
-        stopping, selection and bagging on either; the tree parameters are
+        stopping, selection and bagging on either (the small-data reference
+        ``"logloss-oblivious"`` grows pauc's own oblivious trees on both); the tree parameters are
         LightGBM's, mapped to XGBoost's by :mod:`pauc.boost._engines` (where
         XGBoost differs: no minimum row count per leaf, so
         ``min_child_samples`` applies to LightGBM only; node-wise feature
@@ -441,13 +449,13 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max,
                                                                   size=3))
-        pool = candidates(self.loss)
+        pool = candidates(self.loss, X.shape)
         use_stopping = self._use_stopping(is_pos)
         if not _varying_features(X):
             warnings.warn(
                 f"{type(self).__name__}: no feature of X takes two values, so no tree can "
                 "split: the scores are constant (log-loss, the class prior)", UserWarning)
-            pool, use_stopping = (Candidate("logloss", "logloss", "logloss"),), False
+            pool, use_stopping = (LOGLOSS,), False
         self.cv_results_, self.oof_scores_, self.validation_windows_ = {}, {}, []
         self.validation_history_, self.validation_score_ = {}, {}
         self.validation_rounds_, self.selection_confidence_, self.fit_seconds_ = {}, {}, {}
@@ -461,8 +469,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         return self
 
     def _fit_fixed(self, X, is_pos, fpr_range, pool, seed):
-        """No early stopping: the one candidate (log-loss for "auto"), every row."""
-        candidate = pool[0]
+        """No early stopping: the one candidate (for "auto", log-loss on the
+        estimator's engine: no held-out rows to choose with), every row."""
+        candidate = LOGLOSS if self.loss == "auto" else pool[0]
         start = time.perf_counter()
         booster, rounds = self._boost_all_rows(X, is_pos, fpr_range, candidate, seed,
                                                self._rounds(False))
@@ -555,7 +564,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         boot = bootstrap_criteria(pos, [s for _, _, s in entries], windows,
                                   np.random.RandomState(boot_seed), BOOTSTRAP_ROUNDS)
         labels = [e[0] for e in entries]
-        ref = labels.index(REFERENCE) if REFERENCE in labels else 0
+        ref = 0     # the first candidate is the reference (pauc.boost._candidates)
         kept = select(values, boot, SELECTION_CONFIDENCE, ref) if len(entries) > 1 else 0
         shares = win_shares(boot, ref)
         self.cv_results_ = {

@@ -4,8 +4,8 @@ with any loss of :mod:`pauc.objectives`.
 On small imbalanced sets CatBoost's defaults beat LightGBM's and XGBoost's,
 and the reasons can be measured one by one (``docs/developer/measurements.rst``):
 oblivious (symmetric) trees of depth 6, the cosine score function, random
-noise added to the split scores (``random_strength``), row weights redrawn
-every round (the Bayesian bootstrap), a Newton step with an L2 penalty on every
+noise added to the split scores (``random_strength``), rows resampled every
+round (minimal variance sampling), a Newton step with an L2 penalty on every
 leaf value, and 254 borders per feature.  CatBoost cannot carry a window loss
 (its Python objective receives rows in blocks); this booster can: each round
 takes the gradient and the Hessian diagonal of the loss at the current scores
@@ -14,8 +14,8 @@ takes the gradient and the Hessian diagonal of the loss at the current scores
 One round (Prokhorenkova et al. 2018, Algorithm 1 with plain boosting):
 
 1. ``g, h``: the loss's derivatives at the scores ``F``;
-2. bootstrap weights ``w_i = (-log U_i)^T``, ``U_i`` uniform (``T =
-   bagging_temperature``; ``T = 0``: every weight 1);
+2. row weights: minimal variance sampling (``bootstrap="mvs"``, CatBoost's
+   default; :func:`bootstrap_weights`), the Bayesian bootstrap or none;
 3. ``depth`` levels, each the (feature, border) of best score over all current
    leaves (:func:`pauc.boost._oblivious_tree.best_split`), plus normal noise of
    standard deviation ``random_strength * sqrt(mean(g^2))``;
@@ -25,6 +25,9 @@ References
 ----------
 Prokhorenkova, L., Gusev, G., Vorobev, A., Dorogush, A. V. and Gulin, A.
 "CatBoost: unbiased boosting with categorical features." NeurIPS 2018.
+
+Ibragimov, B. and Gusev, G. "Minimal Variance Sampling in Stochastic Gradient
+Boosting." NeurIPS 2019.
 
 Rubin, D. B. "The Bayesian Bootstrap." The Annals of Statistics 9(1), 1981.
 """

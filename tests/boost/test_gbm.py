@@ -17,7 +17,8 @@ from _sklearn_checks import expected_failed_checks
 import pauc
 from pauc.boost import GradientBoostingRanker
 from pauc._threshold import operating_threshold
-from pauc.boost._gbm import AUTO_CANDIDATES, SELECTION_CONFIDENCE, validation_windows
+from pauc.boost._candidates import SMALL_DATA
+from pauc.boost._gbm import SELECTION_CONFIDENCE, validation_windows
 from pauc.boost._stopping import middle_of_stretch
 from pauc.datasets import load_a9a
 from pauc.metrics import partial_auc, partial_auc_scorer
@@ -78,8 +79,8 @@ def test_auto_boosts_every_candidate_and_records_the_first_fold():
     X, y = _data(4000)
     model = GradientBoostingRanker((0.0, 0.1), n_estimators=200, n_iter_no_change=20,
                                    random_state=0).fit(X, y)
-    assert tuple(model.validation_history_) == AUTO_CANDIDATES == (
-        "logloss", "exponential", "logloss-small", "logloss-extra")
+    assert tuple(model.validation_history_) == tuple(c.name for c in SMALL_DATA) == (
+        "logloss-oblivious", "logloss", "exponential")
     curve = model.validation_history_["exponential"]
     # the window rule reads the mean of the last 20 // 4 = 5 rounds, and keeps
     # the middle round of the best stretch
@@ -88,9 +89,10 @@ def test_auto_boosts_every_candidate_and_records_the_first_fold():
     assert model.validation_rounds_["exponential"] == middle_of_stretch(best_end, 5)
     # stopped n_iter_no_change rounds after its best stretch ended
     assert len(curve) == min(200, best_end + 1 + 20)
-    # every other candidate must beat log-loss on the bootstrap to be kept
-    assert set(model.selection_confidence_) == set(model.cv_results_["candidate"]) - {"logloss"}
-    if model.selected_ != "logloss":
+    # every other candidate must beat the reference on the bootstrap to be kept
+    assert set(model.selection_confidence_) == (set(model.cv_results_["candidate"])
+                                                - {"logloss-oblivious"})
+    if model.selected_ != "logloss-oblivious":
         assert model.selection_confidence_[model.selected_] >= SELECTION_CONFIDENCE
 
 

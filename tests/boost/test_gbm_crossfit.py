@@ -14,6 +14,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from pauc.boost import GradientBoostingRanker
 from pauc.boost._crossfit import auto_n_folds
+from pauc.boost._engines import engine_of
 from pauc.boost._gbm import SELECTION_CONFIDENCE
 from pauc.boost._selection import (RankScale, blend, criterion, fold_quantiles,
                                    greedy_ensemble, select, win_shares)
@@ -61,12 +62,12 @@ def test_out_of_fold_scores_are_the_fold_models_predictions():
     model = GradientBoostingRanker((0.0, 0.2), n_estimators=40, n_iter_no_change=10,
                                    cv=splitter, random_state=0).fit(X, y)
     assert model.n_splits_ == 3
-    for name in ("logloss", "exponential", "logloss-small"):
-        boosters, rounds = model._candidates[name]
+    assert set(model._candidates) == {"logloss-oblivious", "logloss", "exponential"}
+    for name, (boosters, rounds) in model._candidates.items():
         for (_, held_out), booster, n in zip(splitter.split(X, y), boosters, rounds):
             np.testing.assert_allclose(
                 model.oof_scores_[name][held_out],
-                fold_quantiles(booster.predict(X[held_out], raw_score=True, num_iteration=n)),
+                fold_quantiles(engine_of(booster).predict(booster, X[held_out], n)),
                 rtol=1e-12)
         # and the pooled criterion of cv_results_ is theirs
         k = model.cv_results_["candidate"].index(name)
