@@ -157,6 +157,8 @@ def measure(label, n, d, rounds):
         X, y = lazy_problem(n, d, parts=10)
         X, y = client.persist([X, y])
         distributed.wait([X, y])
+        # the scheduler may place 6 chunks on one worker and 4 on the other: even them
+        client.rebalance([X, y])
         keys = list(flatten(X.__dask_keys__())) + list(flatten(y.__dask_keys__()))
         held = client.run(_held, keys)
         key = label

@@ -47,6 +47,7 @@ from .._loss import _window as _window_losses
 from ..objectives import PAIRWISE_CURVATURE, check_loss
 from .._validation import check_fpr_range
 from ._collective import XGBoostCollective
+from ._folds import decode_labels
 from ._global_window import exponential_derivatives, global_counts, global_window
 from ._selection import DEFAULT_BINS, select_ranks
 
@@ -80,15 +81,21 @@ def refuse_weights(dmatrix):
             "the FPR range measured in negative weight. Resample the rows instead.")
 
 
-def _labels(dmatrix):
-    """The positives of the local rows (labels 0 / 1)."""
+def _labels(dmatrix, fold_coded=False, held_out=None):
+    """The positives of the local rows (labels 0 / 1), and with ``fold_coded``
+    (labels ``is_positive + 2 fold``, :func:`pauc.distributed._folds.fold_labels`)
+    the rows outside fold ``held_out`` (None when every row counts)."""
     refuse_weights(dmatrix)
+    if fold_coded:
+        return decode_labels(dmatrix.get_label(), held_out)
+    if held_out is not None:
+        raise ValueError("held_out needs fold-coded labels (fold_coded=True)")
     y = dmatrix.get_label()
     bad = (y != 0) & (y != 1)
     if bad.any():
         raise ValueError("the distributed window objective and metric take labels 0 / 1 "
                          f"(1 positive), got {np.unique(y[bad])[:5].tolist()}")
-    return y == 1
+    return y == 1, None
 
 
 def _local_scores(predt, n):
@@ -126,6 +133,14 @@ class GlobalWindowObjective:
         Keep a record of each call (window, sums, reductions, bytes) under this
         name in the calling process (:func:`records`); ``record_scores`` also
         keeps the local scores and labels.
+    fold_coded : bool, default=False
+        The labels carry each row's fold, ``is_positive + 2 fold``
+        (:mod:`pauc.distributed._folds`): one XGBoost matrix of every row
+        serves every fold of a cross-fitted fit.
+    held_out : int or None, default=None
+        With ``fold_coded``: the rows of this fold are held out -- their
+        gradient and Hessian are zero, so no tree reads their labels -- and
+        the window and its sums are those of the other rows.
 
     Attributes
     ----------
@@ -134,7 +149,8 @@ class GlobalWindowObjective:
     """
 
     def __init__(self, fpr_range=(0.0, 0.1), loss="exponential", *, logloss_weight=0.0,
-                 bins=DEFAULT_BINS, record=None, record_scores=False):
+                 bins=DEFAULT_BINS, record=None, record_scores=False, fold_coded=False,
+                 held_out=None):
         self.fpr_range = check_fpr_range(fpr_range)
         self.loss = check_loss(loss)
         if loss not in DISTRIBUTED_LOSSES:
@@ -148,18 +164,35 @@ class GlobalWindowObjective:
         self.logloss_weight = float(logloss_weight)
         self.bins = int(bins)
         self.record, self.record_scores = record, record_scores
-        self._counts = self._is_pos = self._data = None
+        if held_out is not None and not fold_coded:
+            raise ValueError("held_out needs fold-coded labels (fold_coded=True)")
+        self.fold_coded, self.held_out = bool(fold_coded), held_out
+        self._counts = self._is_pos = self._data = self._training = None
         self.history = []
 
     def __call__(self, predt, dtrain):
         comm = XGBoostCollective()
         data = (dtrain.handle.value, dtrain.num_row())
         if self._is_pos is None or self._data != data:
-            self._is_pos, self._data = _labels(dtrain), data
+            self._is_pos, self._training = _labels(dtrain, self.fold_coded, self.held_out)
+            self._data = data
+            if self._training is not None:
+                # the training rows only, once: the held-out rows are no part of the loss
+                self._is_pos = self._is_pos[self._training]
             self._counts = global_counts(self._is_pos, self.fpr_range, comm)
-        is_pos, counts = self._is_pos, self._counts
-        scores = _local_scores(predt, is_pos.shape[0])
+        scores = _local_scores(predt, dtrain.num_row())
         _check_finite(scores, comm)
+        if self._training is None:
+            return self._derivatives(scores, comm)
+        grad, hess = self._derivatives(scores[self._training], comm)
+        full_grad = np.zeros(scores.shape[0], grad.dtype)
+        full_hess = np.zeros(scores.shape[0], hess.dtype)
+        full_grad[self._training], full_hess[self._training] = grad, hess
+        return full_grad, full_hess
+
+    def _derivatives(self, scores, comm):
+        """The loss's gradient and Hessian at the training rows' ``scores``."""
+        is_pos, counts = self._is_pos, self._counts
         # XGBoost keeps float32 gradients: the window loss alone adds its float64
         # derivatives into float32 zeros (one rounding, as XGBoost's own cast would do),
         # 8 bytes per row fewer and no copy; the log-loss kernel writes float64
@@ -228,35 +261,50 @@ class GlobalWindowMetric:
     with_logloss : bool, default=False
         Also report the mean log-loss of the raw margins over every worker's
         rows (one ``sum`` of two numbers), named ``"logloss"``.
+    fold_coded : bool, default=False
+        The labels carry each row's fold (:class:`GlobalWindowObjective`).
+    held_out : int or None, default=None
+        With ``fold_coded``: evaluate the rows of this fold only -- the
+        held-out rows of the training matrix itself, whose margins XGBoost
+        keeps in its prediction cache (no second matrix, no prediction).
     """
 
-    def __init__(self, windows, bins=DEFAULT_BINS, record=None, with_logloss=False):
+    def __init__(self, windows, bins=DEFAULT_BINS, record=None, with_logloss=False,
+                 fold_coded=False, held_out=None):
         if isinstance(windows, tuple) and len(windows) == 2 and np.isscalar(windows[0]):
             windows = [windows]
         self.windows = [check_fpr_range(w) for w in windows]
         self.bins = int(bins)
         self.name = "+".join(f"pauc[{a:g},{b:g}]" for a, b in self.windows)
         self.record, self.with_logloss = record, with_logloss
+        if held_out is not None and not fold_coded:
+            raise ValueError("held_out needs fold-coded labels (fold_coded=True)")
+        self.fold_coded, self.held_out = bool(fold_coded), held_out
         self._labels = {}
         self.bytes_sent = []
 
     def _counts(self, dmatrix, comm):
         key = (dmatrix.handle.value, dmatrix.num_row())
         if key not in self._labels:
-            is_pos = _labels(dmatrix)
+            is_pos, training = _labels(dmatrix, self.fold_coded, self.held_out)
+            rows = None if training is None else ~training
+            if rows is not None:
+                is_pos = is_pos[rows]
             n_pos_local = int(np.count_nonzero(is_pos))
             m, n = (int(v) for v in comm.sum(np.array(
                 [n_pos_local, is_pos.shape[0] - n_pos_local], dtype=np.int64)))
             if m == 0 or n == 0:
                 raise ValueError(f"the evaluation rows of all workers hold {m} positives and "
                                  f"{n} negatives; the partial AUC needs both classes")
-            self._labels[key] = (is_pos, m, n)
+            self._labels[key] = (is_pos, rows, m, n)
         return self._labels[key]
 
     def value(self, predt, dmatrix):
         comm = XGBoostCollective()
-        is_pos, m, n = self._counts(dmatrix, comm)
-        scores = _local_scores(predt, is_pos.shape[0])
+        is_pos, rows, m, n = self._counts(dmatrix, comm)
+        scores = _local_scores(predt, dmatrix.num_row())
+        if rows is not None:
+            scores = scores[rows]
         _check_finite(scores, comm)
         pos, neg = scores[is_pos], scores[~is_pos]
         k = min(n, int(np.floor(n * max(b for _, b in self.windows))) + 1)
