@@ -104,11 +104,12 @@ class Window:
     rounds: int
 
 
-def global_window(neg_scores, counts, comm, bins=DEFAULT_BINS):
+def global_window(neg_scores, counts, comm, bins=DEFAULT_BINS, mask=None):
     """The :class:`Window` of the negatives of every worker (``neg_scores``: this
-    worker's).  Every worker calls it; all get the same window."""
+    worker's; or ``neg_scores[mask]``, read in blocks without a copy).  Every
+    worker calls it; all get the same window."""
     (top, bot), rounds = select_ranks(neg_scores, [counts.j_alpha + 1, counts.j_beta],
-                                      counts.n_neg, comm, bins)
+                                      counts.n_neg, comm, bins, mask=mask)
     return Window(v_top=top.value, v_bot=bot.value,
                   above_top=top.above, tied_top=top.tied,
                   above_bot=bot.above, tied_bot=bot.tied,
@@ -142,6 +143,22 @@ class ExponentialSums:
     value: float
 
 
+def _terms(scores, is_pos, start, lo_pos, window):
+    """Block ``start`` of the per-row terms: ``exp(lo_pos - s_i)`` on a positive,
+    ``omega_j exp(s_j - v_top)`` on a negative (0 outside the window)."""
+    s = scores[start:start + BLOCK].astype(np.float64)
+    p = is_pos[start:start + BLOCK]
+    e = np.zeros(s.shape[0])
+    e[p] = np.exp(lo_pos - s[p])
+    z = s[~p]
+    omega = window_omega(z, window)
+    inside = omega > 0.0
+    e_neg = np.zeros(z.shape[0])
+    e_neg[inside] = omega[inside] * np.exp(z[inside] - window.v_top)
+    e[~p] = e_neg
+    return e, p
+
+
 def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *, scale,
                             normalize, curvature):
     """Add the window exponential loss's gradient and Hessian diagonal at the local
@@ -150,9 +167,9 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
     ``scale``, ``normalize`` and ``curvature`` as in
     :func:`pauc._loss._window.exponential` (``scale`` the number of rows of
     every worker); returns the :class:`ExponentialSums`.  Two passes over the rows
-    in blocks of ``BLOCK``: the terms ``exp(lo_pos - s_i)`` and ``omega_j exp(s_j -
-    v_top)`` are kept per row between them (8 bytes per row, as the kernel does),
-    every other temporary is a block's.
+    in blocks of ``BLOCK``, every temporary a block's: the terms ``exp(lo_pos - s_i)``
+    and ``omega_j exp(s_j - v_top)`` are computed again in the second pass rather
+    than kept between them (8 bytes per row fewer; one more ``exp`` per row).
     """
     n = scores.shape[0]
     lo_local = np.inf
@@ -162,21 +179,11 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
             lo_local = min(lo_local, float(scores[start:start + BLOCK][block_pos].min()))
     # the lowest positive score over the workers: the largest exp(-s_i) is factored out
     lo_pos = float(-comm.max(np.array([-lo_local]))[0])
-    work = np.empty(n)
     sum_pos = sum_neg = max_neg = 0.0
     for start in range(0, n, BLOCK):
-        s = scores[start:start + BLOCK].astype(np.float64)
-        p = is_pos[start:start + BLOCK]
-        e = np.zeros(s.shape[0])
-        e[p] = np.exp(lo_pos - s[p])
-        z = s[~p]
-        omega = window_omega(z, window)
-        inside = omega > 0.0
-        e_neg = np.zeros(z.shape[0])
-        e_neg[inside] = omega[inside] * np.exp(z[inside] - window.v_top)
-        e[~p] = e_neg
-        work[start:start + BLOCK] = e
+        e, p = _terms(scores, is_pos, start, lo_pos, window)
         sum_pos += e[p].sum()
+        e_neg = e[~p]
         sum_neg += e_neg.sum()
         if e_neg.size:
             max_neg = max(max_neg, float(e_neg.max()))
@@ -191,8 +198,10 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
     c_pos = math.exp(log_f - lo_pos + log_b)
     c_neg = math.exp(log_f + window.v_top + log_a)
     for start in range(0, n, BLOCK):
-        p = is_pos[start:start + BLOCK]
-        f = work[start:start + BLOCK] * np.where(p, c_pos, c_neg)
+        # the terms again, block by block: an exp per row costs less than keeping
+        # them (8 bytes per row) between the two passes
+        e, p = _terms(scores, is_pos, start, lo_pos, window)
+        f = e * np.where(p, c_pos, c_neg)
         grad[start:start + BLOCK] += np.where(p, -f, f)
         hess[start:start + BLOCK] += curvature * f
     value = math.exp(log_a + log_b) / n_pairs if log_a + log_b < 709.0 else math.inf

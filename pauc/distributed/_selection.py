@@ -112,39 +112,78 @@ class _Target:
         return shift, (width >> shift) + 1
 
 
-def _blocks_in_range(keys, lo, hi):
-    """The keys in ``[lo, hi]``, block by block (no mask over every key at once)."""
-    lo, hi = np.uint64(lo), np.uint64(hi)
-    for start in range(0, keys.shape[0], BLOCK):
-        block = keys[start:start + BLOCK]
-        yield block[(block >= lo) & (block <= hi)]
+class _LocalKeys:
+    """This worker's keys (:func:`order_keys`) of ``values[mask]``, made block by
+    block whenever they are read: no array of keys (8 bytes per value) and no
+    copy of the selected values is kept -- a round recomputes a block's keys,
+    which costs less than the histogram it feeds."""
+
+    def __init__(self, values, mask=None):
+        self.values, self.mask = np.asarray(values), mask
+        if mask is not None and mask.shape[0] != self.values.shape[0]:
+            raise ValueError(f"mask has {mask.shape[0]} entries for {self.values.shape[0]} "
+                             "values")
+
+    def blocks(self):
+        for start in range(0, self.values.shape[0], BLOCK):
+            block = self.values[start:start + BLOCK]
+            if self.mask is not None:
+                block = block[self.mask[start:start + BLOCK]]
+            yield order_keys(block)
+
+    def extremes(self):
+        """``[max key, ~min key]`` (0, 0 without values: the identity of ``max``)."""
+        hi, lo_inv = np.uint64(0), np.uint64(0)
+        for block in self.blocks():
+            if block.size:
+                hi, lo_inv = max(hi, block.max()), max(lo_inv, ~block.min())
+        return np.array([hi, lo_inv], dtype=np.uint64)
 
 
-def _in_range(keys, target):
-    """This worker's keys in the target's range (its candidates once known)."""
-    source = keys if target.candidates is None else target.candidates
-    return _blocks_in_range(source, target.lo, target.hi)
+def _each_in_range(keys, targets):
+    """``(j, keys of target j in its range)`` for every block: one pass over this
+    worker's keys serves every target without candidates; a target with
+    candidates reads those only."""
+    pending = [(j, t) for j, t in enumerate(targets) if t.candidates is None]
+    for j, t in enumerate(targets):
+        if t.candidates is not None:
+            yield j, _range(t.candidates, t)
+    if pending:
+        for block in keys.blocks():
+            for j, t in pending:
+                yield j, _range(block, t)
 
 
-def _local_counts(keys, target, bins_log2):
-    shift, n_bins = target.binning(bins_log2)
-    counts = np.zeros(1 << bins_log2, dtype=np.int64)
-    lo, shift = np.uint64(target.lo), np.uint64(shift)
-    for inside in _in_range(keys, target):
+def _range(block, target):
+    lo, hi = np.uint64(target.lo), np.uint64(target.hi)
+    return block[(block >= lo) & (block <= hi)]
+
+
+def _local_counts(keys, targets, bins_log2):
+    """Each target's ``2 ** bins_log2`` bin counts of this worker's keys, concatenated."""
+    counts = np.zeros((len(targets), 1 << bins_log2), dtype=np.int64)
+    binning = [t.binning(bins_log2) for t in targets]
+    for j, inside in _each_in_range(keys, targets):
         if inside.size:
-            counts[:n_bins] += np.bincount(((inside - lo) >> shift).astype(np.intp),
-                                           minlength=n_bins)
-    return counts
+            shift, n_bins = binning[j]
+            counts[j, :n_bins] += np.bincount(
+                ((inside - np.uint64(targets[j].lo)) >> np.uint64(shift)).astype(np.intp),
+                minlength=n_bins)
+    return counts.ravel()
 
 
-def _local_extremes(keys, target):
-    """``[max key, ~min key]`` of the keys in the target's range (0, 0 when none:
+def _local_extremes(keys, targets):
+    """``[max key, ~min key]`` per target of the keys in its range (0, 0 when none:
     the identity of an unsigned ``max``); keeps them as the target's candidates."""
-    inside = np.concatenate(list(_in_range(keys, target)) or [np.empty(0, np.uint64)])
-    target.candidates = inside
-    if inside.size == 0:
-        return [np.uint64(0), np.uint64(0)]
-    return [inside.max(), ~inside.min()]
+    inside = [[] for _ in targets]
+    for j, block in _each_in_range(keys, targets):
+        inside[j].append(block)
+    out = []
+    for t, parts in zip(targets, inside):
+        t.candidates = np.concatenate(parts) if parts else np.empty(0, np.uint64)
+        out += ([t.candidates.max(), ~t.candidates.min()] if t.candidates.size
+                else [np.uint64(0), np.uint64(0)])
+    return np.array(out, dtype=np.uint64)
 
 
 def _descend(target, counts, bins_log2):
@@ -163,7 +202,7 @@ def _descend(target, counts, bins_log2):
     target.lo = lo
 
 
-def select_ranks(local_values, ranks, total, comm, bins=DEFAULT_BINS):
+def select_ranks(local_values, ranks, total, comm, bins=DEFAULT_BINS, mask=None):
     """The ``k``-th highest of the values held by every worker, for each ``k`` in ``ranks``.
 
     Every worker calls it with its own ``local_values`` (possibly empty) and
@@ -183,6 +222,8 @@ def select_ranks(local_values, ranks, total, comm, bins=DEFAULT_BINS):
         (:class:`pauc.distributed._collective.XGBoostCollective`).
     bins : int, default=1024
         Bins per target and round, a power of two.
+    mask : ndarray of bool or None, default=None
+        Select among ``local_values[mask]`` (read block by block, never copied).
 
     Returns
     -------
@@ -198,20 +239,17 @@ def select_ranks(local_values, ranks, total, comm, bins=DEFAULT_BINS):
     for k in ranks:
         if not 1 <= k <= total:
             raise ValueError(f"rank {k} is outside 1..{total}")
-    keys = order_keys(local_values)
-    first = comm.max(np.array([keys.max(), ~keys.min()] if keys.size else [0, 0],
-                              dtype=np.uint64))
+    keys = _LocalKeys(local_values, mask)
+    first = comm.max(keys.extremes())
     hi, lo = int(first[0]), int(~first[1])
     targets = [_Target(int(k), lo, hi, total) for k in ranks]
     rounds = 0
     while not all(t.done for t in targets):
         active = [t for t in targets if not t.done]
-        counts = comm.sum(np.concatenate([_local_counts(keys, t, bins_log2)
-                                               for t in active]))
+        counts = comm.sum(_local_counts(keys, active, bins_log2))
         for t, c in zip(active, np.split(counts, len(active))):
             _descend(t, c, bins_log2)
-        extremes = comm.max(np.array([x for t in active for x in _local_extremes(keys, t)],
-                                          dtype=np.uint64))
+        extremes = comm.max(_local_extremes(keys, active))
         for j, t in enumerate(active):
             t.hi, t.lo = int(extremes[2 * j]), int(~extremes[2 * j + 1] & int(_ALL_ONES))
         rounds += 1

@@ -167,7 +167,7 @@ class GlobalWindowObjective:
         if held_out is not None and not fold_coded:
             raise ValueError("held_out needs fold-coded labels (fold_coded=True)")
         self.fold_coded, self.held_out = bool(fold_coded), held_out
-        self._counts = self._is_pos = self._data = self._training = None
+        self._counts = self._is_pos = self._is_neg = self._data = self._training = None
         self.history = []
 
     def __call__(self, predt, dtrain):
@@ -175,7 +175,7 @@ class GlobalWindowObjective:
         data = (dtrain.handle.value, dtrain.num_row())
         if self._is_pos is None or self._data != data:
             self._is_pos, self._training = _labels(dtrain, self.fold_coded, self.held_out)
-            self._data = data
+            self._data, self._is_neg = data, None
             if self._training is not None:
                 # the training rows only, once: the held-out rows are no part of the loss
                 self._is_pos = self._is_pos[self._training]
@@ -207,7 +207,10 @@ class GlobalWindowObjective:
                 _window_losses.logloss(scores, is_pos.view(np.uint8), grad, hess,
                                        scale=w * scores.shape[0], with_value=False)
         if self.loss == "exponential":
-            window = global_window(scores[~is_pos], counts, comm, self.bins)
+            # the negatives read in place (a copy of them would cost 4 bytes per row)
+            if self._is_neg is None:
+                self._is_neg = ~is_pos
+            window = global_window(scores, counts, comm, self.bins, mask=self._is_neg)
             sums = exponential_derivatives(
                 scores, is_pos, counts, window, comm, grad, hess, scale=float(counts.n_rows),
                 normalize=self.logloss_weight == 0, curvature=PAIRWISE_CURVATURE)
