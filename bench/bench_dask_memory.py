@@ -83,6 +83,8 @@ class Phases:
         self.stamps.append((name, time.time()))
 
     def report(self, label, timelines, held):
+        """Print each worker's phases; return its peak RSS / partition."""
+        peaks = {}
         for w in sorted(timelines):
             samples = np.array(timelines[w])
             base = samples[0, 1]
@@ -95,6 +97,8 @@ class Phases:
             peak = samples[:, 1].max()
             print(f"[{label}] {w[-5:]}: partition {held[w] / 2**20:.0f} MiB; "
                   + "; ".join(parts) + f"; peak {peak / held[w]:.2f}", flush=True)
+            peaks[w] = peak / held[w]
+        return peaks
 
 
 def _xgb_params():
@@ -173,7 +177,7 @@ def measure(label, n, d, rounds):
             run_fit(client, X, y, rounds, phases, label == "fit-stopping")
         time.sleep(0.2)
         phases.mark("end")
-        phases.report(label, client.run(_stop, key), held)
+        return phases.report(label, client.run(_stop, key), held)
 
 
 def main():

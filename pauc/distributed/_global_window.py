@@ -46,7 +46,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import empirical_indices
-from ._selection import BLOCK, DEFAULT_BINS, select_ranks
+from . import _window_kernels as _kernels
+from ._selection import DEFAULT_BINS, select_ranks
 
 __all__ = ["GlobalCounts", "Window", "ExponentialSums", "global_counts", "global_window",
            "window_omega", "exponential_derivatives"]
@@ -143,22 +144,6 @@ class ExponentialSums:
     value: float
 
 
-def _terms(scores, is_pos, start, lo_pos, window):
-    """Block ``start`` of the per-row terms: ``exp(lo_pos - s_i)`` on a positive,
-    ``omega_j exp(s_j - v_top)`` on a negative (0 outside the window)."""
-    s = scores[start:start + BLOCK].astype(np.float64)
-    p = is_pos[start:start + BLOCK]
-    e = np.zeros(s.shape[0])
-    e[p] = np.exp(lo_pos - s[p])
-    z = s[~p]
-    omega = window_omega(z, window)
-    inside = omega > 0.0
-    e_neg = np.zeros(z.shape[0])
-    e_neg[inside] = omega[inside] * np.exp(z[inside] - window.v_top)
-    e[~p] = e_neg
-    return e, p
-
-
 def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *, scale,
                             normalize, curvature):
     """Add the window exponential loss's gradient and Hessian diagonal at the local
@@ -167,26 +152,17 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
     ``scale``, ``normalize`` and ``curvature`` as in
     :func:`pauc._loss._window.exponential` (``scale`` the number of rows of
     every worker); returns the :class:`ExponentialSums`.  Two passes over the rows
-    in blocks of ``BLOCK``, every temporary a block's: the terms ``exp(lo_pos - s_i)``
-    and ``omega_j exp(s_j - v_top)`` are computed again in the second pass rather
-    than kept between them (8 bytes per row fewer; one more ``exp`` per row).
+    in C (:mod:`pauc.distributed._window_kernels`), no temporary per row: the terms
+    ``exp(lo_pos - s_i)`` and ``omega_j exp(s_j - v_top)`` are computed again in the
+    second pass rather than kept between them (8 bytes per row fewer).  ``scores``
+    float32 or float64, C-contiguous; ``grad`` and ``hess`` float32 or float64.
     """
-    n = scores.shape[0]
-    lo_local = np.inf
-    for start in range(0, n, BLOCK):
-        block_pos = is_pos[start:start + BLOCK]
-        if block_pos.any():
-            lo_local = min(lo_local, float(scores[start:start + BLOCK][block_pos].min()))
+    pos = np.ascontiguousarray(is_pos, dtype=bool).view(np.uint8)
+    borders = (window.v_top, window.v_bot, window.w_top, window.w_bot)
     # the lowest positive score over the workers: the largest exp(-s_i) is factored out
+    lo_local = _kernels.lowest_positive(scores, pos)
     lo_pos = float(-comm.max(np.array([-lo_local]))[0])
-    sum_pos = sum_neg = max_neg = 0.0
-    for start in range(0, n, BLOCK):
-        e, p = _terms(scores, is_pos, start, lo_pos, window)
-        sum_pos += e[p].sum()
-        e_neg = e[~p]
-        sum_neg += e_neg.sum()
-        if e_neg.size:
-            max_neg = max(max_neg, float(e_neg.max()))
+    sum_pos, sum_neg, max_neg = _kernels.exponential_sums(scores, pos, lo_pos, *borders)
     sum_pos, sum_neg = (float(v) for v in comm.sum(np.array([sum_pos, sum_neg])))
     max_neg = float(comm.max(np.array([max_neg]))[0])
     n_pairs = float(counts.n_pos) * float(counts.j_beta - counts.j_alpha)
@@ -197,12 +173,8 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
     log_f = math.log(scale) - (log_max if normalize else math.log(n_pairs))
     c_pos = math.exp(log_f - lo_pos + log_b)
     c_neg = math.exp(log_f + window.v_top + log_a)
-    for start in range(0, n, BLOCK):
-        # the terms again, block by block: an exp per row costs less than keeping
-        # them (8 bytes per row) between the two passes
-        e, p = _terms(scores, is_pos, start, lo_pos, window)
-        f = e * np.where(p, c_pos, c_neg)
-        grad[start:start + BLOCK] += np.where(p, -f, f)
-        hess[start:start + BLOCK] += curvature * f
+    # the terms again: an exp per row costs less than keeping them (8 bytes per row)
+    _kernels.exponential_add(scores, pos, lo_pos, *borders, c_pos, c_neg, float(curvature),
+                             grad, hess)
     value = math.exp(log_a + log_b) / n_pairs if log_a + log_b < 709.0 else math.inf
     return ExponentialSums(lo_pos, sum_pos, sum_neg, max_neg, value)

@@ -46,6 +46,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _window_kernels as _kernels
+
 __all__ = ["DEFAULT_BINS", "Selected", "order_keys", "key_values", "select_ranks"]
 
 # bins per target and round: 2 * 1024 int64 counts = 16 KiB for the two borders
@@ -113,45 +115,40 @@ class _Target:
 
 
 class _LocalKeys:
-    """This worker's keys (:func:`order_keys`) of ``values[mask]``, made block by
-    block whenever they are read: no array of keys (8 bytes per value) and no
-    copy of the selected values is kept -- a round recomputes a block's keys,
-    which costs less than the histogram it feeds."""
+    """This worker's keys (:func:`order_keys`) of ``values[mask]``, computed by the
+    C passes of :mod:`pauc.distributed._window_kernels` whenever they are read: no
+    array of keys (8 bytes per value) and no copy of the selected values is kept
+    -- a pass recomputes each key, which costs less than the histogram it feeds."""
 
     def __init__(self, values, mask=None):
-        self.values, self.mask = np.asarray(values), mask
+        values = np.asarray(values)
+        if values.dtype not in (np.float32, np.float64):
+            values = values.astype(np.float64)
+        self.values = np.ascontiguousarray(values)
         if mask is not None and mask.shape[0] != self.values.shape[0]:
             raise ValueError(f"mask has {mask.shape[0]} entries for {self.values.shape[0]} "
                              "values")
-
-    def blocks(self):
-        for start in range(0, self.values.shape[0], BLOCK):
-            block = self.values[start:start + BLOCK]
-            if self.mask is not None:
-                block = block[self.mask[start:start + BLOCK]]
-            yield order_keys(block)
+        self.mask = (np.empty(0, np.uint8) if mask is None
+                     else np.ascontiguousarray(mask, dtype=bool).view(np.uint8))
 
     def extremes(self):
         """``[max key, ~min key]`` (0, 0 without values: the identity of ``max``)."""
-        hi, lo_inv = np.uint64(0), np.uint64(0)
-        for block in self.blocks():
-            if block.size:
-                hi, lo_inv = max(hi, block.max()), max(lo_inv, ~block.min())
-        return np.array([hi, lo_inv], dtype=np.uint64)
+        return _kernels.key_extremes(self.values, self.mask)
 
+    def counts(self, targets, bins_log2):
+        """Each target's bin counts of the keys in its range, one pass for all."""
+        counts = np.zeros((len(targets), 1 << bins_log2), dtype=np.int64)
+        if targets:
+            shifts = np.array([t.binning(bins_log2)[0] for t in targets], dtype=np.int64)
+            _kernels.key_counts(self.values, self.mask,
+                                np.array([t.lo for t in targets], dtype=np.uint64),
+                                np.array([t.hi for t in targets], dtype=np.uint64),
+                                shifts, counts)
+        return counts
 
-def _each_in_range(keys, targets):
-    """``(j, keys of target j in its range)`` for every block: one pass over this
-    worker's keys serves every target without candidates; a target with
-    candidates reads those only."""
-    pending = [(j, t) for j, t in enumerate(targets) if t.candidates is None]
-    for j, t in enumerate(targets):
-        if t.candidates is not None:
-            yield j, _range(t.candidates, t)
-    if pending:
-        for block in keys.blocks():
-            for j, t in pending:
-                yield j, _range(block, t)
+    def in_range(self, target):
+        return _kernels.keys_in_range(self.values, self.mask, np.uint64(target.lo),
+                                      np.uint64(target.hi))
 
 
 def _range(block, target):
@@ -160,27 +157,29 @@ def _range(block, target):
 
 
 def _local_counts(keys, targets, bins_log2):
-    """Each target's ``2 ** bins_log2`` bin counts of this worker's keys, concatenated."""
+    """Each target's ``2 ** bins_log2`` bin counts of this worker's keys in its
+    range, concatenated: one pass over every key for the targets without
+    candidates, their candidates only for the others."""
+    pending = [j for j, t in enumerate(targets) if t.candidates is None]
     counts = np.zeros((len(targets), 1 << bins_log2), dtype=np.int64)
-    binning = [t.binning(bins_log2) for t in targets]
-    for j, inside in _each_in_range(keys, targets):
-        if inside.size:
-            shift, n_bins = binning[j]
-            counts[j, :n_bins] += np.bincount(
-                ((inside - np.uint64(targets[j].lo)) >> np.uint64(shift)).astype(np.intp),
-                minlength=n_bins)
+    counts[pending] = keys.counts([targets[j] for j in pending], bins_log2)
+    for j, t in enumerate(targets):
+        if t.candidates is not None:
+            inside = _range(t.candidates, t)
+            if inside.size:
+                shift, n_bins = t.binning(bins_log2)
+                counts[j, :n_bins] += np.bincount(
+                    ((inside - np.uint64(t.lo)) >> np.uint64(shift)).astype(np.intp),
+                    minlength=n_bins)
     return counts.ravel()
 
 
 def _local_extremes(keys, targets):
     """``[max key, ~min key]`` per target of the keys in its range (0, 0 when none:
     the identity of an unsigned ``max``); keeps them as the target's candidates."""
-    inside = [[] for _ in targets]
-    for j, block in _each_in_range(keys, targets):
-        inside[j].append(block)
     out = []
-    for t, parts in zip(targets, inside):
-        t.candidates = np.concatenate(parts) if parts else np.empty(0, np.uint64)
+    for t in targets:
+        t.candidates = keys.in_range(t) if t.candidates is None else _range(t.candidates, t)
         out += ([t.candidates.max(), ~t.candidates.min()] if t.candidates.size
                 else [np.uint64(0), np.uint64(0)])
     return np.array(out, dtype=np.uint64)
