@@ -2,34 +2,42 @@
 
 :meth:`pauc.boost.GradientBoostingRanker.fit` hands dask input here
 (registered as ``"boosting_fit"``, :mod:`pauc._dispatch`).  The fit runs the
-in-memory fit's steps with the rows left on their workers, on ONE validation
-split instead of K folds (the data this path is for are large, so the split's
-window holds plenty of negatives):
+in-memory fit's steps with the rows left on their workers:
 
 1. labels: the distinct values (a few numbers reach the client), the
-   positive class by the estimator's rule, ``y == pos_label`` as a lazy vector;
-2. the validation split: a seeded uniform draw per row of
-   ``validation_fraction`` (row chunks keep their workers; on large data the
-   split's class shares are those of the data up to sampling noise, so it is
-   not stratified), the window checked non-empty in both parts;
-3. each candidate of :func:`pauc.boost._candidates.candidates` boosted by
-   ``xgboost.dask.train`` with the engine's parameters
-   (:mod:`pauc.boost._engines`) and
-   :class:`pauc.distributed._xgboost_window.GlobalWindowObjective` (the window
-   exponential loss on the exact global window, or log-loss), stopped by the
-   one stopping rule (:class:`pauc.boost._stopping.Stopping`, through
+   positive class by the estimator's rule, ``y == pos_label`` as a lazy
+   vector, each chunk's class counts (two numbers per chunk);
+2. the folds, by the in-memory rule: ``cv="auto"`` holds out one validation
+   split of ``validation_fraction`` where its window holds plenty of negatives
+   (:func:`pauc.boost._crossfit.auto_n_folds`, the large data a cluster is
+   for), else K folds; an int ``cv`` is K (1: the split).  Every row gets a
+   fold id on its worker, seeded and stratified by label
+   (:mod:`pauc.distributed._folds`); no row moves;
+3. ONE ``DaskQuantileDMatrix`` of every row, its labels carrying the fold
+   (``is_positive + 2 fold``): the user's ``X`` is never copied or persisted
+   here.  Each candidate of :func:`pauc.boost._candidates.candidates` is
+   boosted once per held-out fold ``k`` by ``xgboost.dask.train`` with the
+   engine's parameters (:mod:`pauc.boost._engines`) and
+   :class:`~pauc.distributed._xgboost_window.GlobalWindowObjective` (the window
+   exponential loss on the exact global window of the other folds' rows, or
+   log-loss; fold ``k``'s rows get a zero gradient and Hessian), and stopped
+   by the one stopping rule (:class:`pauc.boost._stopping.Stopping`, through
    :class:`pauc.boost._xgboost_stopping.XGBoostStopping`) on
-   :class:`~pauc.distributed._xgboost_window.GlobalWindowMetric`, the exact
-   partial AUC of every validation row -- the same value on every worker, so
+   :class:`~pauc.distributed._xgboost_window.GlobalWindowMetric` of fold
+   ``k``'s rows -- read from XGBoost's prediction cache of the same matrix, the
+   exact partial AUC of every held-out row, the same value on every worker, so
    every worker stops at the same round;
-4. the selection of the in-memory fit (:meth:`GradientBoostingRanker._select`:
-   the candidates, their rank blends, the bootstrap test against log-loss) on
-   the candidates' validation scores, gathered on the client -- 8 bytes per
-   validation row and candidate, no feature; its criterion over all the
-   validation rows is the exact global one;
-5. the fitted model in the in-memory format (``members_``: one booster per
-   member, ``n_splits_ = 1``); ``oof_scores_`` holds the validation rows'
-   scores only (their quantiles, as the in-memory fit pools its folds');
+4. the out-of-fold scores: each held-out row scored on its worker by its
+   fold's model at its kept round (:func:`out_of_fold_scores`), gathered on
+   the client (8 bytes per held-out row and candidate, no feature), turned
+   into fold quantiles and pooled as in memory
+   (:func:`pauc.boost._selection.fold_quantiles`); the in-memory selection
+   (:meth:`GradientBoostingRanker._select`: the candidates, their rank blends,
+   the bootstrap test against log-loss) on them -- its criterion is the exact
+   global one;
+5. the fitted model in the in-memory format (``members_``: the kept
+   candidates' fold models, averaged -- fold bagging -- or, with ``refit``,
+   one booster boosted on every row of the same matrix);
 6. the operating threshold by :func:`pauc._threshold.threshold_rule` on the
    training scores, which stay on the workers (a few order statistics reach
    the client, as in the chunked SVM fits).
