@@ -157,7 +157,9 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
     second pass rather than kept between them (8 bytes per row fewer).  ``scores``
     float32 or float64, C-contiguous; ``grad`` and ``hess`` float32 or float64.
     """
-    pos = np.ascontiguousarray(is_pos, dtype=bool).view(np.uint8)
+    # a row's role: 1 positive, 0 negative, anything else skipped (a held-out row)
+    pos = is_pos if is_pos.dtype == np.uint8 else \
+        np.ascontiguousarray(is_pos, dtype=bool).view(np.uint8)
     borders = (window.v_top, window.v_bot, window.w_top, window.w_bot)
     # the lowest positive score over the workers: the largest exp(-s_i) is factored out
     lo_local = _kernels.lowest_positive(scores, pos)

@@ -8,7 +8,9 @@ the factorised window exponential loss (:mod:`pauc.distributed._global_window`).
 Written with numpy blocks, those passes cost four times XGBoost's own round on
 the same rows (temporaries for every mask, ``astype`` and ``where``); here each
 is one loop over typed memoryviews without the GIL, reading float32 or float64
-scores in place and allocating nothing per row.
+scores in place and allocating nothing per row.  ``is_pos`` is each row's role:
+1 a positive, 0 a negative, any other value a row the loss skips (a held-out
+row of a cross-fitted fit).
 
 The keys are those of :func:`pauc.distributed._selection.order_keys`: the
 IEEE-754 bits of the float64 value (``-0.0`` made ``+0.0``), with the sign bit
@@ -129,7 +131,7 @@ def lowest_positive(const floating[::1] scores, const unsigned char[::1] is_pos)
     cdef double low = INFINITY
     with nogil:
         for k in range(n):
-            if is_pos[k] and scores[k] < low:
+            if is_pos[k] == 1 and scores[k] < low:
                 low = scores[k]
     return low
 
@@ -143,9 +145,9 @@ def exponential_sums(const floating[::1] scores, const unsigned char[::1] is_pos
     with nogil:
         for k in range(n):
             s = scores[k]
-            if is_pos[k]:
+            if is_pos[k] == 1:
                 sum_pos += exp(lo_pos - s)
-            else:
+            elif is_pos[k] == 0:
                 omega = _omega(s, v_top, v_bot, w_top, w_bot)
                 if omega > 0.0:
                     term = omega * exp(s - v_top)
@@ -167,11 +169,11 @@ def exponential_add(const floating[::1] scores, const unsigned char[::1] is_pos,
     with nogil:
         for k in range(n):
             s = scores[k]
-            if is_pos[k]:
+            if is_pos[k] == 1:
                 f = c_pos * exp(lo_pos - s)
                 grad[k] += -f
                 hess[k] += curvature * f
-            else:
+            elif is_pos[k] == 0:
                 omega = _omega(s, v_top, v_bot, w_top, w_bot)
                 if omega > 0.0:
                     f = c_neg * (omega * exp(s - v_top))

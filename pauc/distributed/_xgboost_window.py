@@ -167,7 +167,8 @@ class GlobalWindowObjective:
         if held_out is not None and not fold_coded:
             raise ValueError("held_out needs fold-coded labels (fold_coded=True)")
         self.fold_coded, self.held_out = bool(fold_coded), held_out
-        self._counts = self._is_pos = self._is_neg = self._data = self._training = None
+        self._counts = self._is_pos = self._is_neg = self._role = None
+        self._data = self._training = None
         self.history = []
 
     def __call__(self, predt, dtrain):
@@ -175,24 +176,24 @@ class GlobalWindowObjective:
         data = (dtrain.handle.value, dtrain.num_row())
         if self._is_pos is None or self._data != data:
             self._is_pos, self._training = _labels(dtrain, self.fold_coded, self.held_out)
-            self._data, self._is_neg = data, None
+            self._data = data
+            # each row's role, 1 byte: 1 positive, 0 negative, 2 held out -- the kernels
+            # skip a held-out row in place (a copy of the training rows' scores and
+            # derivatives would cost 12 bytes per row)
+            self._role = self._is_pos.view(np.uint8)
             if self._training is not None:
-                # the training rows only, once: the held-out rows are no part of the loss
-                self._is_pos = self._is_pos[self._training]
-            self._counts = global_counts(self._is_pos, self.fpr_range, comm)
+                self._role = np.where(self._training, self._role, np.uint8(2))
+            self._is_neg = self._role == 0
+            training = self._is_pos if self._training is None \
+                else self._is_pos[self._training]
+            self._counts = global_counts(training, self.fpr_range, comm)
         scores = _local_scores(predt, dtrain.num_row())
         _check_finite(scores, comm)
-        if self._training is None:
-            return self._derivatives(scores, comm)
-        grad, hess = self._derivatives(scores[self._training], comm)
-        full_grad = np.zeros(scores.shape[0], grad.dtype)
-        full_hess = np.zeros(scores.shape[0], hess.dtype)
-        full_grad[self._training], full_hess[self._training] = grad, hess
-        return full_grad, full_hess
+        return self._derivatives(scores, comm)
 
     def _derivatives(self, scores, comm):
-        """The loss's gradient and Hessian at the training rows' ``scores``."""
-        is_pos, counts = self._is_pos, self._counts
+        """The loss's gradient and Hessian at ``scores`` (zero on a held-out row)."""
+        role, counts = self._role, self._counts
         # XGBoost keeps float32 gradients: the window loss alone adds its float64
         # derivatives into float32 zeros (one rounding, as XGBoost's own cast would do),
         # 8 bytes per row fewer and no copy; the log-loss kernel writes float64
@@ -204,20 +205,22 @@ class GlobalWindowObjective:
             w = 1.0 if self.loss == "logloss" else self.logloss_weight
             if scores.shape[0]:
                 # pointwise: the per-row gradient w (p - y) needs no reduction
-                _window_losses.logloss(scores, is_pos.view(np.uint8), grad, hess,
+                _window_losses.logloss(scores, role, grad, hess,
                                        scale=w * scores.shape[0], with_value=False)
+                if self._training is not None:
+                    # pointwise: a held-out row's (role 2 reads as positive) is dropped
+                    grad[~self._training] = 0.0
+                    hess[~self._training] = 0.0
         if self.loss == "exponential":
             # the negatives read in place (a copy of them would cost 4 bytes per row)
-            if self._is_neg is None:
-                self._is_neg = ~is_pos
             window = global_window(scores, counts, comm, self.bins, mask=self._is_neg)
             sums = exponential_derivatives(
-                scores, is_pos, counts, window, comm, grad, hess, scale=float(counts.n_rows),
+                scores, role, counts, window, comm, grad, hess, scale=float(counts.n_rows),
                 normalize=self.logloss_weight == 0, curvature=PAIRWISE_CURVATURE)
             record.update(window=window, sums=sums)
         record.update(allreduces=comm.n_calls, bytes_sent=comm.bytes_sent)
         if self.record_scores:
-            record.update(scores=scores.copy(), is_pos=is_pos.copy())
+            record.update(scores=scores.copy(), is_pos=self._is_pos.copy())
         self.history.append(record)
         if self.record is not None:
             _RECORDS.setdefault(self.record, []).append(record)
