@@ -1,8 +1,8 @@
 """Where a distributed boosting fit's peak memory per worker comes from (issue 26).
 
 Each configuration runs on a fresh 2-worker ``LocalCluster`` (1 thread each) on
-the same lazily generated ``n x 20`` float32 rows (10 row chunks, persisted on
-the workers before anything is timed).  A thread in each worker samples the
+the same ``n x 20`` float32 rows, generated on the workers in 10 row chunks dealt
+to the workers in turn (:func:`placed_problem`) before anything is measured.  A thread in each worker samples the
 process's RSS every 20 ms with a timestamp; the client stamps the phases (its
 clock is the workers' on one machine), so each phase's peak is read off the
 timeline.  Ratios are peak RSS / the bytes of the worker's partition of X and y.
@@ -30,7 +30,6 @@ import dask.array as da
 import distributed
 import numpy as np
 import psutil
-from dask.core import flatten
 from dask.distributed import Client, LocalCluster
 
 WINDOW = (0.0, 0.1)
@@ -41,15 +40,35 @@ def _labels(X, noise):
     return (score > 1.3).astype(np.int8)
 
 
-def lazy_problem(n, d, parts, seed=0):
-    """``(X, y)`` generated on the workers; each X chunk its own C-contiguous float32
-    array (a column slice would keep the label-noise column alive beside it)."""
+def _chunk(rows, d, seed):
+    """One row chunk: C-contiguous float32 ``X`` and its int8 labels."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((rows, d), dtype=np.float32)
+    return X, _labels(X, rng.standard_normal(rows, dtype=np.float32))
+
+
+def placed_problem(client, n, d, parts):
+    """``(X, y)`` generated on the workers, ``parts`` row chunks dealt to the workers
+    in turn (the same bytes on each: the scheduler's own placement and
+    ``rebalance`` left 6 chunks on one worker and 4 on the other in some runs)."""
+    import dask
+    import operator
+    workers = sorted(client.scheduler_info()["workers"])
     rows = -(-n // parts)
-    full = da.random.RandomState(seed).standard_normal((n, d + 1), chunks=(rows, d + 1))
-    X = full.map_blocks(lambda b: np.ascontiguousarray(b[:, :d], dtype=np.float32),
-                        chunks=(full.chunks[0], (d,)), dtype=np.float32)
-    y = full.map_blocks(lambda b: _labels(b[:, :d], b[:, d]), drop_axis=1, dtype=np.int8)
-    return X, y
+    sizes = [min(rows, n - i * rows) for i in range(parts)]
+    pairs = [client.submit(_chunk, r, d, 1000 + i, workers=[workers[i % len(workers)]],
+                           pure=False) for i, r in enumerate(sizes)]
+    xs = [client.submit(operator.getitem, f, 0, workers=[workers[i % len(workers)]])
+          for i, f in enumerate(pairs)]
+    ys = [client.submit(operator.getitem, f, 1, workers=[workers[i % len(workers)]])
+          for i, f in enumerate(pairs)]
+    distributed.wait(xs + ys)
+    del pairs                              # the arrays live on in xs and ys (no copy)
+    X = da.concatenate([da.from_delayed(dask.delayed(f), (r, d), np.float32)
+                        for f, r in zip(xs, sizes)])
+    y = da.concatenate([da.from_delayed(dask.delayed(f), (r,), np.int8)
+                        for f, r in zip(ys, sizes)])
+    return X, y, xs + ys
 
 
 def _start(key, dask_worker=None):
@@ -158,13 +177,8 @@ def measure(label, n, d, rounds):
             Client(cluster) as client:
         client.run(lambda: __import__("pauc.distributed._boosting") and
                    __import__("xgboost.dask"))
-        X, y = lazy_problem(n, d, parts=10)
-        X, y = client.persist([X, y])
-        distributed.wait([X, y])
-        # the scheduler may place 6 chunks on one worker and 4 on the other: even them
-        client.rebalance([X, y])
-        keys = list(flatten(X.__dask_keys__())) + list(flatten(y.__dask_keys__()))
-        held = client.run(_held, keys)
+        X, y, futures = placed_problem(client, n, d, parts=10)
+        held = client.run(_held, [f.key for f in futures])
         key = label
         client.run(_start, key)
         time.sleep(0.2)
