@@ -302,6 +302,8 @@ def boosting_fit(ranker, X, y, sample_weight):
     rng = check_random_state(ranker.random_state)
     # the in-memory fit's draws: the folds, the boosting, the bootstrap
     fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max, size=3))
+    # the in-memory rule reads only whether each class has two rows: a stand-in of
+    # at most two labels per class (the counts are already on the client)
     use_stopping = ranker._use_stopping(np.repeat(np.array([True, False]),
                                                   [min(n_pos, 2), min(n_neg, 2)]))
     pool = candidates(ranker.loss)
