@@ -20,6 +20,8 @@ Rows (targets of issue 26):
 * ``engine="xgboost"`` / ``engine="lightgbm"`` fit in one process: a9a (the
   default ``loss="auto"`` with early stopping) and 10^6 x 20 (exponential,
   fixed rounds)                                                        report
+* the cross-fitted selection on the cluster (``loss="auto"``, ``cv=3``, early
+  stopping), 10^5 x 20: distributed / one process                      report
 
     python bench/bench_dask_boost.py            # rows 1, 2, 4 (a few minutes)
     python bench/bench_dask_boost.py --big      # also the 10^7 row
@@ -93,6 +95,22 @@ def row_distributed_over_single(client, n, d, n_rounds):
     print(f"[1] distributed fit (2 workers x 1 thread) / one process (2 threads), {n:.0e} x {d}, "
           f"{n_rounds} rounds: {t_dist / t_one:.2f}  (target <= 2)")
     return X, y, dX, dy
+
+
+def row_cross_fitted(client, n, d, n_rounds):
+    """The cross-fitted selection on the cluster: ``loss="auto"`` (4 candidates), 3
+    folds, early stopping, distributed / one process (``n_jobs=2``)."""
+    X, y = sorted_problem(n, d, seed=1)
+    rows = -(-n // 2)
+    dX, dy = client.persist([da.from_array(X, chunks=(rows, d)), da.from_array(y, chunks=(rows,))])
+    make = lambda **kw: GradientBoostingRanker(WINDOW, engine="xgboost", cv=3,  # noqa: E731
+                                               n_estimators=n_rounds, n_iter_no_change=10,
+                                               random_state=0, **kw)
+    t_dist, m_dist = timed(lambda: make().fit(dX, dy))
+    t_one, m_one = timed(lambda: make(n_jobs=2).fit(X, y))
+    print(f"[5] cross-fitted fit (loss='auto', cv=3, early stopping, at most {n_rounds} "
+          f"rounds), {n:.0e} x {d}: distributed / one process {t_dist / t_one:.2f}; "
+          f"selected {m_dist.selected_} / {m_one.selected_}", flush=True)
 
 
 def row_traffic(client, n, d, n_rounds=10):
@@ -169,6 +187,7 @@ def main():
         del dX, dy
         row_traffic(client, n // 10, d)
         row_traffic(client, n, d)
+        row_cross_fitted(client, n // 10, d, args.rounds)
     if args.big:
         row_big(10_000_000, d, 20)
     row_engines(X, y, args.rounds)
