@@ -14,11 +14,14 @@ Rows (targets of issue 26):
   validation metric's bytes (it gathers the top of the validation curve)
 * ``--big``: 10^7 x 20 float32 generated lazily on the workers
   (``dask.array.random``, never on the client), 2 workers: completes; peak
-  RSS of each worker process (sampled every 50 ms by a thread in the worker)
-  / the bytes of its partition of ``X`` and ``y``                      <= 2.5
+  RSS of each worker process (sampled every 20 ms by a thread in the worker)
+  / the bytes of its partition of ``X`` and ``y``, with XGBoost alone on the
+  same partitions as the reference (``bench_dask_memory.py``)          <= 2.5
 * ``engine="xgboost"`` / ``engine="lightgbm"`` fit in one process: a9a (the
   default ``loss="auto"`` with early stopping) and 10^6 x 20 (exponential,
   fixed rounds)                                                        report
+* the cross-fitted selection on the cluster (``loss="auto"``, ``cv=3``, early
+  stopping), 10^5 x 20: distributed / one process                      report
 
     python bench/bench_dask_boost.py            # rows 1, 2, 4 (a few minutes)
     python bench/bench_dask_boost.py --big      # also the 10^7 row
@@ -27,16 +30,12 @@ Rows (targets of issue 26):
 
 import argparse
 import os
-import threading
 import time
 import uuid
 
 import numpy as np
-import psutil
 
 import dask.array as da
-from dask.core import flatten
-import distributed
 import xgboost as xgb
 import xgboost.dask  # noqa: F401
 from dask.distributed import Client, LocalCluster
@@ -98,6 +97,22 @@ def row_distributed_over_single(client, n, d, n_rounds):
     return X, y, dX, dy
 
 
+def row_cross_fitted(client, n, d, n_rounds):
+    """The cross-fitted selection on the cluster: ``loss="auto"`` (4 candidates), 3
+    folds, early stopping, distributed / one process (``n_jobs=2``)."""
+    X, y = sorted_problem(n, d, seed=1)
+    rows = -(-n // 2)
+    dX, dy = client.persist([da.from_array(X, chunks=(rows, d)), da.from_array(y, chunks=(rows,))])
+    make = lambda **kw: GradientBoostingRanker(WINDOW, engine="xgboost", cv=3,  # noqa: E731
+                                               n_estimators=n_rounds, n_iter_no_change=10,
+                                               random_state=0, **kw)
+    t_dist, m_dist = timed(lambda: make().fit(dX, dy))
+    t_one, m_one = timed(lambda: make(n_jobs=2).fit(X, y))
+    print(f"[5] cross-fitted fit (loss='auto', cv=3, early stopping, at most {n_rounds} "
+          f"rounds), {n:.0e} x {d}: distributed / one process {t_dist / t_one:.2f}; "
+          f"selected {m_dist.selected_} / {m_one.selected_}", flush=True)
+
+
 def row_traffic(client, n, d, n_rounds=10):
     name, mname = f"bench-{uuid.uuid4().hex}", f"bench-{uuid.uuid4().hex}"
     n_val = n // 10
@@ -125,52 +140,18 @@ def row_traffic(client, n, d, n_rounds=10):
               f"({n_val} validation rows)")
 
 
-def _start_sampler(key, dask_worker=None):
-    """In a worker (``client.run``): sample the process's RSS every 50 ms into the
-    worker object (a function pickled from ``__main__`` keeps no state between runs)."""
-    process = psutil.Process()
-    state = {"peak": process.memory_info().rss, "stop": threading.Event()}
-    state["before"] = state["peak"]
-    setattr(dask_worker, f"_rss_{key}", state)
-
-    def run():
-        while not state["stop"].is_set():
-            state["peak"] = max(state["peak"], process.memory_info().rss)
-            time.sleep(0.05)
-    threading.Thread(target=run, daemon=True).start()
-    return os.getpid()
-
-
-def _stop_sampler(key, dask_worker=None):
-    state = getattr(dask_worker, f"_rss_{key}")
-    state["stop"].set()
-    return state["peak"], state["before"]
-
-
-def _partition_bytes(keys, dask_worker=None):
-    """Bytes of the given keys this worker holds."""
-    return sum(dask_worker.data[k].nbytes for k in keys if k in dask_worker.data)
-
-
-def row_big(client, n, d, n_rounds):
-    # 10 chunks of 10^6 rows: the generation's float64 blocks stay small
-    X, y = lazy_problem(n, d, parts=10)
-    X, y = client.persist([X, y])
-    distributed.wait([X, y])
-    keys = list(flatten(X.__dask_keys__())) + list(flatten(y.__dask_keys__()))
-    held = client.run(_partition_bytes, keys)
-    key = uuid.uuid4().hex
-    client.run(_start_sampler, key)
-    t, model = timed(lambda: ranker("xgboost", n_rounds).fit(X, y))
-    peaks = client.run(_stop_sampler, key)
-    ratios = ", ".join(f"{peaks[w][0] / 2**20:.0f} MiB / {held[w] / 2**20:.0f} MiB = "
-                       f"{peaks[w][0] / held[w]:.2f}" for w in sorted(peaks))
-    growth = ", ".join(f"{(peaks[w][0] - peaks[w][1]) / held[w]:.2f}" for w in sorted(peaks))
-    before = ", ".join(f"{peaks[w][1] / 2**20:.0f} MiB" for w in sorted(peaks))
-    print(f"[3] {n:.0e} x {d} float32 on 2 workers, {n_rounds} rounds: completed in {t:.0f} s; "
-          f"peak RSS / partition of X and y, per worker: {ratios} (target <= 2.5); "
-          f"RSS before the fit (the partition included): {before}; growth during the fit "
-          f"/ partition: {growth}")
+def row_big(n, d, n_rounds):
+    """The 10^7 row: XGBoost alone (its own ``binary:logistic``, the reference) and the
+    distributed fit, each on a fresh 2-worker cluster holding the same persisted,
+    balanced partitions (``bench_dask_memory.py`` prints each phase's peak)."""
+    from bench_dask_memory import measure
+    start = time.perf_counter()
+    alone = measure("xgboost", n, d, n_rounds)
+    fit = measure("fit", n, d, n_rounds)
+    print(f"[3] {n:.0e} x {d} float32 on 2 workers, {n_rounds} rounds: completed "
+          f"({time.perf_counter() - start:.0f} s for both); peak RSS / partition of X and y "
+          f"per worker: fit {', '.join(f'{v:.2f}' for v in fit.values())} (target <= 2.5); "
+          f"XGBoost alone {', '.join(f'{v:.2f}' for v in alone.values())}", flush=True)
 
 
 def row_engines(X, y, n_rounds):
@@ -196,11 +177,9 @@ def main():
     parser.add_argument("--only-big", action="store_true", help="only the 10^7 x 20 row")
     args = parser.parse_args()
     n, d = (100_000 if args.quick else 1_000_000), 20
+    print(f"load average {os.getloadavg()}", flush=True)
     if args.only_big:
-        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                          dashboard_address=None, memory_limit=0) as cluster, \
-                Client(cluster) as client:
-            row_big(client, 10_000_000, d, 20)
+        row_big(10_000_000, d, 20)
         return
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
@@ -208,9 +187,11 @@ def main():
         del dX, dy
         row_traffic(client, n // 10, d)
         row_traffic(client, n, d)
-        if args.big:
-            row_big(client, 10_000_000, d, 20)
+        row_cross_fitted(client, n // 10, d, args.rounds)
+    if args.big:
+        row_big(10_000_000, d, 20)
     row_engines(X, y, args.rounds)
+    print(f"load average {os.getloadavg()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -228,8 +228,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         sampling in place of the extra-trees candidate's random thresholds;
         margins start at 0).  ``"xgboost"`` is required for dask input:
         ``fit`` on a dask array or dataframe trains with ``xgboost.dask`` on
-        the ``distributed`` cluster, on one validation split (``cv`` "auto"
-        or 1), every round on the exact global window of all workers
+        the ``distributed`` cluster with the same ``cv`` rule (folds assigned on
+        the workers, stratified; ``cv`` "auto" or an int), every round on the
+        exact global window of all workers
         (:mod:`pauc.distributed._boosting`).
 
     Attributes
@@ -261,8 +262,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         Per boosted candidate, each row's score by the fold model that did not
         see it, as its quantile (normalised mid-rank) among the held-out
         fold's scores, so that folds whose models differ in scale pool on one
-        scale (NaN for a row no fold held out).  After a fit on dask data: the
-        validation rows' only (in the split's order), their quantiles.
+        scale (NaN for a row no fold held out).  After a fit on dask data with
+        one validation split: the validation rows' only (in row order).
     validation_windows_ : list of (float, float)
         The windows whose mean pooled out-of-fold pAUC is the criterion of the
         selection: ``[fpr_range]``, or ``[fpr_range, (alpha, beta')]`` when the

@@ -2,34 +2,42 @@
 
 :meth:`pauc.boost.GradientBoostingRanker.fit` hands dask input here
 (registered as ``"boosting_fit"``, :mod:`pauc._dispatch`).  The fit runs the
-in-memory fit's steps with the rows left on their workers, on ONE validation
-split instead of K folds (the data this path is for are large, so the split's
-window holds plenty of negatives):
+in-memory fit's steps with the rows left on their workers:
 
 1. labels: the distinct values (a few numbers reach the client), the
-   positive class by the estimator's rule, ``y == pos_label`` as a lazy vector;
-2. the validation split: a seeded uniform draw per row of
-   ``validation_fraction`` (row chunks keep their workers; on large data the
-   split's class shares are those of the data up to sampling noise, so it is
-   not stratified), the window checked non-empty in both parts;
-3. each candidate of :func:`pauc.boost._candidates.candidates` boosted by
-   ``xgboost.dask.train`` with the engine's parameters
-   (:mod:`pauc.boost._engines`) and
-   :class:`pauc.distributed._xgboost_window.GlobalWindowObjective` (the window
-   exponential loss on the exact global window, or log-loss), stopped by the
-   one stopping rule (:class:`pauc.boost._stopping.Stopping`, through
+   positive class by the estimator's rule, ``y == pos_label`` as a lazy
+   vector, each chunk's class counts (two numbers per chunk);
+2. the folds, by the in-memory rule: ``cv="auto"`` holds out one validation
+   split of ``validation_fraction`` where its window holds plenty of negatives
+   (:func:`pauc.boost._crossfit.auto_n_folds`, the large data a cluster is
+   for), else K folds; an int ``cv`` is K (1: the split).  Every row gets a
+   fold id on its worker, seeded and stratified by label
+   (:mod:`pauc.distributed._folds`); no row moves;
+3. ONE ``DaskQuantileDMatrix`` of every row, its labels carrying the fold
+   (``is_positive + 2 fold``): the user's ``X`` is never copied or persisted
+   here.  Each candidate of :func:`pauc.boost._candidates.candidates` is
+   boosted once per held-out fold ``k`` by ``xgboost.dask.train`` with the
+   engine's parameters (:mod:`pauc.boost._engines`) and
+   :class:`~pauc.distributed._xgboost_window.GlobalWindowObjective` (the window
+   exponential loss on the exact global window of the other folds' rows, or
+   log-loss; fold ``k``'s rows get a zero gradient and Hessian), and stopped
+   by the one stopping rule (:class:`pauc.boost._stopping.Stopping`, through
    :class:`pauc.boost._xgboost_stopping.XGBoostStopping`) on
-   :class:`~pauc.distributed._xgboost_window.GlobalWindowMetric`, the exact
-   partial AUC of every validation row -- the same value on every worker, so
+   :class:`~pauc.distributed._xgboost_window.GlobalWindowMetric` of fold
+   ``k``'s rows -- read from XGBoost's prediction cache of the same matrix, the
+   exact partial AUC of every held-out row, the same value on every worker, so
    every worker stops at the same round;
-4. the selection of the in-memory fit (:meth:`GradientBoostingRanker._select`:
-   the candidates, their rank blends, the bootstrap test against log-loss) on
-   the candidates' validation scores, gathered on the client -- 8 bytes per
-   validation row and candidate, no feature; its criterion over all the
-   validation rows is the exact global one;
-5. the fitted model in the in-memory format (``members_``: one booster per
-   member, ``n_splits_ = 1``); ``oof_scores_`` holds the validation rows'
-   scores only (their quantiles, as the in-memory fit pools its folds');
+4. the out-of-fold scores: each held-out row scored on its worker by its
+   fold's model at its kept round (:func:`out_of_fold_scores`), gathered on
+   the client (8 bytes per held-out row and candidate, no feature), turned
+   into fold quantiles and pooled as in memory
+   (:func:`pauc.boost._selection.fold_quantiles`); the in-memory selection
+   (:meth:`GradientBoostingRanker._select`: the candidates, their rank blends,
+   the bootstrap test against log-loss) on them -- its criterion is the exact
+   global one;
+5. the fitted model in the in-memory format (``members_``: the kept
+   candidates' fold models, averaged -- fold bagging -- or, with ``refit``,
+   one booster boosted on every row of the same matrix);
 6. the operating threshold by :func:`pauc._threshold.threshold_rule` on the
    training scores, which stay on the workers (a few order statistics reach
    the client, as in the chunked SVM fits).
@@ -61,6 +69,8 @@ from .._validation import check_fpr_range, empirical_indices
 from ._actors import distributed_client
 from ._collections import blocks, check_known_chunks
 from ._collective import CollectiveError
+from ._folds import (assign_folds, chunk_class_counts, fold_class_counts,
+                     fold_labels)
 from ._graphs import _GraphOrderStatistics
 from ._xgboost_window import (DISTRIBUTED_LOSSES, GlobalWindowMetric, GlobalWindowObjective,
                               forget, records)
@@ -131,11 +141,10 @@ def _check(ranker, sample_weight):
                                   "window would need the FPR range measured in negative "
                                   "weight; pass sample_weight=None")
     if not (ranker.cv == "auto" or (isinstance(ranker.cv, (int, np.integer))
-                                    and not isinstance(ranker.cv, (bool, np.bool_))
-                                    and ranker.cv == 1)):
-        raise ValueError(f"cv={ranker.cv!r}: a distributed fit holds out one validation split "
-                         "of validation_fraction (its window holds plenty of negatives on the "
-                         "large data it is for); pass cv='auto' or cv=1")
+                                    and not isinstance(ranker.cv, (bool, np.bool_)))):
+        raise ValueError(f"cv={ranker.cv!r}: a distributed fit assigns the folds on the "
+                         "workers (seeded, stratified by label; rows never move), so it "
+                         "takes cv='auto' or an int, not a splitter")
     if ranker.loss not in ("auto",) + DISTRIBUTED_LOSSES:
         raise ValueError(f"loss={ranker.loss!r} needs the sorted window and runs on one machine "
                          f"only; a distributed fit takes loss in "
@@ -168,49 +177,65 @@ def _train(client, params, dtrain, n_rounds, objective, evals=None, metric=None,
         raise
 
 
-def _validation_split(ranker, X, is_pos, seed):
-    """The persisted training and validation parts (module docstring, step 2) and
-    the validation labels on the client (1 byte per validation row)."""
-    held_out = da.random.RandomState(seed).random_sample(X.shape[0], chunks=(X.chunks[0],)) \
-        < ranker.validation_fraction
-    X_tr, pos_tr, X_va, pos_va = dask.persist(X[~held_out], is_pos[~held_out],
-                                              X[held_out], is_pos[held_out])
-    return X_tr, pos_tr, X_va, pos_va, np.asarray(pos_va.compute())
+def _n_folds(ranker, n_pos, n_neg, fpr_range):
+    """``cv`` as a number of folds (1: one validation split), by the in-memory rule
+    (:func:`pauc.boost._crossfit.auto_n_folds` for ``"auto"``)."""
+    from ..boost._crossfit import auto_n_folds
+    if ranker.cv == "auto":
+        return auto_n_folds(n_pos, n_neg, fpr_range, ranker.validation_fraction)
+    n_folds = int(ranker.cv)
+    if n_folds >= 2 and n_folds > min(n_pos, n_neg):
+        raise ValueError(
+            f"cv={n_folds} folds need at least {n_folds} rows of each class (each held-out "
+            f"fold needs a positive and a negative); the data hold {n_pos} positives "
+            f"and {n_neg} negatives: lower cv or pass cv='auto'")
+    return n_folds
 
 
-def _check_parts(ranker, fpr_range, parts):
-    for name, (m_part, n_part) in parts.items():
-        if m_part == 0 or n_part == 0:
-            raise ValueError(f"the {name} split holds {m_part} positives and {n_part} "
-                             "negatives; both are needed (use more rows or early_stopping=False)")
+def _check_folds(ranker, fpr_range, per_fold, n_splits):
+    """Each fold's held-out part and the rest need both classes, and the window
+    a negative of the rest (the checks of :func:`pauc.boost._crossfit.plan_folds`)."""
+    total = per_fold.sum(axis=0)
+    for k in range(n_splits):
+        held = per_fold[k]
+        for part, (p, n) in (("training", total - held), ("held-out", held)):
+            if p == 0 or n == 0:
+                raise ValueError(
+                    f"fold {k} of cv={ranker.cv!r}: its {part} part holds {p} positives and "
+                    f"{n} negatives; boosting and stopping need both classes in both parts "
+                    f"(validation_fraction={ranker.validation_fraction} of {total[0]} "
+                    f"positives and {total[1]} negatives): change cv or "
+                    "validation_fraction, or pass early_stopping=False")
+        n_train_neg = int(total[1] - held[1])
         try:
-            indices = empirical_indices(n_part, fpr_range)
+            empirical_indices(n_train_neg, fpr_range)
         except ValueError:
-            raise ValueError(f"fpr_range={ranker.fpr_range!r} selects no negative position in "
-                             f"the {name} split ({n_part} negatives); widen fpr_range or "
-                             "use more rows") from None
-        if name == "training":
-            ranker.j_alpha_, ranker.j_beta_ = indices
+            raise ValueError(
+                f"fpr_range={ranker.fpr_range!r} selects no negative position (ceil(n beta) "
+                f"- floor(n alpha) < 1) among the {n_train_neg} negatives of the training "
+                f"part of fold {k}: widen fpr_range or use more rows") from None
 
 
-def _boost_candidate(client, ranker, candidate, params, dtrain, fpr_range, evals):
-    """``(booster, rounds, history, best)`` of one candidate: stopped on the global
-    validation criterion when ``evals`` is given, else ``n_estimators`` rounds."""
+def _boost_fold(client, ranker, candidate, params, dtrain, fpr_range, held_out, n_held_neg):
+    """``(booster, rounds, history, best)`` of one candidate boosted on every fold
+    but ``held_out`` of the fold-coded ``dtrain`` and stopped on the exact global
+    criterion of fold ``held_out``'s rows (read from XGBoost's prediction cache of
+    the same matrix)."""
     from ..boost._gbm import SMOOTHING_DIVISOR
-    from ..boost._stopping import Stopping
+    from ..boost._stopping import Stopping, validation_windows
     from ..boost._xgboost_stopping import XGBoostStopping, stopping_attributes
 
-    objective = GlobalWindowObjective(fpr_range, candidate.loss)
-    if evals is None:
-        booster = _train(client, params, dtrain, ranker._rounds(False), objective)["booster"]
-        return booster, booster.num_boosted_rounds(), None, None
+    objective = GlobalWindowObjective(fpr_range, candidate.loss, fold_coded=True,
+                                      held_out=held_out)
     name = f"pauc-{uuid.uuid4().hex}"
-    metric = GlobalWindowMetric(ranker.validation_windows_, record=name,
-                                with_logloss=candidate.rule == "logloss")
+    metric = GlobalWindowMetric(validation_windows(n_held_neg, fpr_range), record=name,
+                                with_logloss=candidate.rule == "logloss", fold_coded=True,
+                                held_out=held_out)
     stopping = Stopping(metric.name, candidate.rule, ranker.n_iter_no_change,
                         max(1, ranker.n_iter_no_change // SMOOTHING_DIVISOR))
     try:
-        out = _train(client, params, dtrain, ranker._rounds(True), objective, evals, metric,
+        out = _train(client, params, dtrain, ranker._rounds(True), objective,
+                     [(dtrain, "held_out")], metric,
                      [XGBoostStopping(stopping, _RecordedValues(name))])
     finally:
         # the metric's records on the workers; a worker that died has none left
@@ -222,14 +247,33 @@ def _boost_candidate(client, ranker, candidate, params, dtrain, fpr_range, evals
             np.asarray(history, dtype=np.float64), best)
 
 
+def _held_out_block(X, folds, boosters, rounds):
+    """Per row of the block, the raw score of the model of its fold (NaN for a row
+    of no held-out fold, the training fold of a validation split)."""
+    out, folds = np.full(X.shape[0], np.nan), folds.ravel()
+    for k, (booster, n) in enumerate(zip(boosters, rounds)):
+        rows = folds == k
+        if rows.any():
+            out[rows] = booster.inplace_predict(np.ascontiguousarray(X[rows]),
+                                                iteration_range=(0, int(n)),
+                                                predict_type="margin")
+    return out
+
+
+def out_of_fold_scores(boosters, rounds, X, folds):
+    """The lazy out-of-fold raw scores: each row scored, on its worker, by the
+    model of its fold -- ``boosters[k]``, which was boosted without fold ``k``'s
+    rows, at its kept round ``rounds[k]``."""
+    return da.map_blocks(_held_out_block, X, folds[:, None], boosters=list(boosters),
+                         rounds=[int(n) for n in rounds], drop_axis=1, dtype=np.float64)
+
+
 def boosting_fit(ranker, X, y, sample_weight):
     """:meth:`GradientBoostingRanker.fit` on dask ``X``, ``y`` (module docstring)."""
     import xgboost.dask as xgb_dask
 
     from ..boost._candidates import candidates
     from ..boost._engines import MAX_BIN, effective_threads
-    from ..boost._selection import fold_quantiles
-    from ..boost._stopping import validation_windows
 
     ranker._validate_params()
     _check(ranker, sample_weight)
@@ -239,94 +283,128 @@ def boosting_fit(ranker, X, y, sample_weight):
         raise ValueError("fit on dask data needs a dask.distributed Client (xgboost.dask trains "
                          "on the cluster's workers): create one, e.g. "
                          "Client(LocalCluster(n_workers=2))")
+    # the user's X is never persisted here: XGBoost's matrix reads its blocks where
+    # they are (a persisted copy would sit beside the user's and the matrix)
     X, y = _as_arrays(X, y)
-    (X, y) = dask.persist(X, y)
     classes = np.unique(da.unique(y).compute())
     pos_label = ranker._set_binary_classes(classes, classes)
     ranker.n_features_in_ = int(X.shape[1])
-    is_pos, y = y == pos_label, None
+    is_pos = y == pos_label
+    chunk_counts = chunk_class_counts(is_pos)
+    n_pos, n_neg = (int(v) for v in chunk_counts.sum(axis=0))
+    try:
+        ranker.j_alpha_, ranker.j_beta_ = empirical_indices(n_neg, fpr_range)
+    except ValueError:
+        raise ValueError(
+            f"fpr_range={ranker.fpr_range!r} selects no negative position (ceil(n beta) - "
+            f"floor(n alpha) < 1) among the {n_neg} training negatives: widen fpr_range "
+            "or use more rows") from None
     rng = check_random_state(ranker.random_state)
-    # the in-memory fit's draws: the split, the boosting, the bootstrap
-    split_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max, size=3))
-    use_stopping = ranker._use_stopping(is_pos)
-    if use_stopping:
-        X_tr, pos_tr, X_va, pos_va, pos_va_local = _validation_split(ranker, X, is_pos,
-                                                                     split_seed)
-        # from here on the two parts are the rows: the persisted X is released (a copy
-        # of it would double the workers' memory); the threshold and a refit read them
-        X, is_pos = da.concatenate([X_tr, X_va]), da.concatenate([pos_tr, pos_va])
-    else:
-        X_tr, pos_tr, X_va, pos_va, pos_va_local = X, is_pos, None, None, None
-    parts = {"training": tuple(int(c) for c in dask.compute(pos_tr.sum(), (~pos_tr).sum()))}
-    if use_stopping:
-        parts["validation"] = (int(pos_va_local.sum()), int((~pos_va_local).sum()))
-    _check_parts(ranker, fpr_range, parts)
+    # the in-memory fit's draws: the folds, the boosting, the bootstrap
+    fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max, size=3))
+    # the in-memory rule reads only whether each class has two rows: a stand-in of
+    # at most two labels per class (the counts are already on the client)
+    use_stopping = ranker._use_stopping(np.repeat(np.array([True, False]),
+                                                  [min(n_pos, 2), min(n_neg, 2)]))
     pool = candidates(ranker.loss)
-    if not use_stopping:
-        pool = pool[:1]        # as in memory: the one candidate (log-loss for "auto")
     n_threads = effective_threads(ranker.n_jobs)
-    dtrain = xgb_dask.DaskQuantileDMatrix(client, X_tr, pos_tr.astype(np.float32),
-                                          max_bin=MAX_BIN)
-    evals = None
     ranker.cv_results_, ranker.oof_scores_, ranker.validation_windows_ = {}, {}, []
     ranker.validation_history_, ranker.validation_score_ = {}, {}
     ranker.validation_rounds_, ranker.selection_confidence_, ranker.fit_seconds_ = {}, {}, {}
     ranker._candidates, ranker._scales, ranker._rules, ranker._raw_oof = {}, {}, {}, {}
-    if use_stopping:
-        dvalid = xgb_dask.DaskQuantileDMatrix(client, X_va, pos_va.astype(np.float32),
-                                              max_bin=MAX_BIN, ref=dtrain)
-        evals = [(dvalid, "validation")]
-        ranker.validation_windows_ = validation_windows(parts["validation"][1], fpr_range)
-    for c in pool:
+    if not use_stopping:
+        c = pool[0]           # as in memory: the one candidate (log-loss for "auto")
         start = time.perf_counter()
-        booster, rounds, history, best = _boost_candidate(
-            client, ranker, c, ranker._params(c, seed, n_threads), dtrain, fpr_range, evals)
+        dtrain = xgb_dask.DaskQuantileDMatrix(client, X, is_pos.astype(np.float32),
+                                              max_bin=MAX_BIN)
+        booster = _train(client, ranker._params(c, seed, n_threads), dtrain,
+                         ranker._rounds(False), GlobalWindowObjective(fpr_range, c.loss))
+        booster = booster["booster"]
+        del dtrain
         ranker.fit_seconds_[c.name] = time.perf_counter() - start
-        ranker._candidates[c.name] = ([booster], [rounds])
-        ranker._rules[c.name] = c.rule if use_stopping else "fixed"
-        if use_stopping:
-            ranker.validation_history_[c.name] = history
-            ranker.validation_rounds_[c.name] = rounds
-            # the selection reads the validation scores on the client: raw (the
-            # reference of the candidate's RankScale) and as quantiles (one fold)
-            ranker._raw_oof[c.name] = np.asarray(
-                boosting_predict(booster, X_va, rounds).compute(), dtype=np.float64).ravel()
-            ranker.oof_scores_[c.name] = fold_quantiles(ranker._raw_oof[c.name])
-        if ranker.verbose:
-            print(f"[GradientBoostingRanker] {c.name} (xgboost.dask): rounds {rounds}, "
-                  f"{ranker.fit_seconds_[c.name]:.2f} s")
-    if use_stopping:
-        ranker.n_splits_ = 1
-        names = [c.name for c in pool]
-        ranker._select(names, [ranker.oof_scores_[n] for n in names], pos_va_local,
-                       fpr_range, boot_seed)
-    else:
         ranker.n_splits_ = 0
-        ranker.selected_ = pool[0].name
-        ranker.members_ = [(pool[0].name, 1.0, *ranker._candidates[pool[0].name])]
-    if use_stopping and ranker.refit:
-        start = time.perf_counter()
-        dall = xgb_dask.DaskQuantileDMatrix(client, X, is_pos.astype(np.float32),
-                                            max_bin=MAX_BIN)
-        members = []
-        for name, weight, _, (n,) in ranker.members_:
-            c = next(c for c in pool if c.name == name)
-            booster = _train(client, ranker._params(c, seed, n_threads), dall, n,
-                             GlobalWindowObjective(fpr_range, c.loss))["booster"]
-            members.append((name, weight, [booster], [n]))
-        ranker.members_ = members
-        ranker.fit_seconds_["refit"] = time.perf_counter() - start
+        ranker.selected_ = c.name
+        ranker._candidates[c.name] = ([booster], [booster.num_boosted_rounds()])
+        ranker._rules[c.name] = "fixed"
+        ranker.members_ = [(c.name, 1.0, *ranker._candidates[c.name])]
+    else:
+        _cross_fit(client, ranker, X, is_pos, chunk_counts, fpr_range, pool,
+                   (fold_seed, seed, boot_seed), n_threads)
     ranker._summarise()
     # the operating threshold from a few order statistics of the training scores,
     # which stay on the workers
     (scores,) = dask.persist(_lazy_scores(ranker, X))
-    counts = _Counts(*dask.compute(is_pos.sum(), (~is_pos).sum()))
+    counts = _Counts(n_pos, n_neg)
     operating = ranker.operating_fpr
     if operating is None:
         operating = fpr_range[1] if fpr_range[1] < 1.0 else None
     ranker.threshold_ = threshold_rule(
         _GraphOrderStatistics(blocks(scores), blocks(is_pos), counts), operating)
     return ranker
+
+
+def _cross_fit(client, ranker, X, is_pos, chunk_counts, fpr_range, pool, seeds, n_threads):
+    """Steps 2-5 of the module docstring: the folds, every candidate on every fold,
+    the pooled out-of-fold selection, the fold-bagged (or refit) model."""
+    import xgboost.dask as xgb_dask
+
+    from ..boost._engines import MAX_BIN
+    from ..boost._selection import fold_quantiles
+
+    fold_seed, seed, boot_seed = seeds
+    n_pos, n_neg = (int(v) for v in chunk_counts.sum(axis=0))
+    n_folds = _n_folds(ranker, n_pos, n_neg, fpr_range)
+    folds = assign_folds(is_pos, n_folds, fold_seed, ranker.validation_fraction,
+                         counts=chunk_counts)
+    (folds,) = dask.persist(folds)         # 1 byte per row, read by every step below
+    per_fold = fold_class_counts(is_pos, folds, n_folds)
+    n_splits = n_folds                     # a validation split holds out fold 0 only
+    _check_folds(ranker, fpr_range, per_fold, n_splits)
+    ranker.n_splits_ = n_splits
+    # one XGBoost matrix of every row serves every fold: the labels carry the fold
+    dtrain = xgb_dask.DaskQuantileDMatrix(client, X, fold_labels(is_pos, folds),
+                                          max_bin=MAX_BIN)
+    held = folds < n_splits if n_splits == 1 else None
+    pos_held, folds_held = dask.compute(is_pos if held is None else is_pos[held],
+                                        folds if held is None else folds[held])
+    pos_held, folds_held = np.asarray(pos_held, dtype=bool), np.asarray(folds_held)
+    for c in pool:
+        start = time.perf_counter()
+        fits = [_boost_fold(client, ranker, c, ranker._params(c, seed + k, n_threads), dtrain,
+                            fpr_range, k, int(per_fold[k, 1])) for k in range(n_splits)]
+        ranker.fit_seconds_[c.name] = time.perf_counter() - start
+        boosters, rounds = [f[0] for f in fits], [f[1] for f in fits]
+        ranker._candidates[c.name] = (boosters, rounds)
+        ranker._rules[c.name] = c.rule
+        ranker.validation_history_[c.name] = fits[0][2]
+        ranker.validation_rounds_[c.name] = rounds[0]
+        # the held-out rows' raw scores, each by its own fold's model, gathered on the
+        # client (8 bytes per held-out row, no feature): the selection's input
+        raw = out_of_fold_scores(boosters, rounds, X, folds)
+        raw = np.asarray((raw if held is None else raw[held]).compute(), dtype=np.float64)
+        pooled = np.empty_like(raw)
+        for k in range(n_splits):
+            rows = folds_held == k
+            pooled[rows] = fold_quantiles(raw[rows])
+        ranker._raw_oof[c.name] = raw
+        ranker.oof_scores_[c.name] = pooled
+        if ranker.verbose:
+            print(f"[GradientBoostingRanker] {c.name} (xgboost.dask): rounds {rounds}, "
+                  f"{ranker.fit_seconds_[c.name]:.2f} s")
+    names = [c.name for c in pool]
+    ranker._select(names, [ranker.oof_scores_[n] for n in names], pos_held, fpr_range,
+                   boot_seed)
+    if ranker.refit:
+        start = time.perf_counter()
+        members = []
+        for name, weight, _, fold_rounds in ranker.members_:
+            c = next(c for c in pool if c.name == name)
+            n = max(1, int(round(np.mean(fold_rounds))))
+            booster = _train(client, ranker._params(c, seed, n_threads), dtrain, n,
+                             GlobalWindowObjective(fpr_range, c.loss, fold_coded=True))
+            members.append((name, weight, [booster["booster"]], [n]))
+        ranker.members_ = members
+        ranker.fit_seconds_["refit"] = time.perf_counter() - start
 
 
 def _lazy_scores(ranker, X):

@@ -46,7 +46,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import empirical_indices
-from ._selection import BLOCK, DEFAULT_BINS, select_ranks
+from . import _window_kernels as _kernels
+from ._selection import DEFAULT_BINS, select_ranks
 
 __all__ = ["GlobalCounts", "Window", "ExponentialSums", "global_counts", "global_window",
            "window_omega", "exponential_derivatives"]
@@ -104,11 +105,12 @@ class Window:
     rounds: int
 
 
-def global_window(neg_scores, counts, comm, bins=DEFAULT_BINS):
+def global_window(neg_scores, counts, comm, bins=DEFAULT_BINS, mask=None):
     """The :class:`Window` of the negatives of every worker (``neg_scores``: this
-    worker's).  Every worker calls it; all get the same window."""
+    worker's; or ``neg_scores[mask]``, read in blocks without a copy).  Every
+    worker calls it; all get the same window."""
     (top, bot), rounds = select_ranks(neg_scores, [counts.j_alpha + 1, counts.j_beta],
-                                      counts.n_neg, comm, bins)
+                                      counts.n_neg, comm, bins, mask=mask)
     return Window(v_top=top.value, v_bot=bot.value,
                   above_top=top.above, tied_top=top.tied,
                   above_bot=bot.above, tied_bot=bot.tied,
@@ -150,36 +152,19 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
     ``scale``, ``normalize`` and ``curvature`` as in
     :func:`pauc._loss._window.exponential` (``scale`` the number of rows of
     every worker); returns the :class:`ExponentialSums`.  Two passes over the rows
-    in blocks of ``BLOCK``: the terms ``exp(lo_pos - s_i)`` and ``omega_j exp(s_j -
-    v_top)`` are kept per row between them (8 bytes per row, as the kernel does),
-    every other temporary is a block's.
+    in C (:mod:`pauc.distributed._window_kernels`), no temporary per row: the terms
+    ``exp(lo_pos - s_i)`` and ``omega_j exp(s_j - v_top)`` are computed again in the
+    second pass rather than kept between them (8 bytes per row fewer).  ``scores``
+    float32 or float64, C-contiguous; ``grad`` and ``hess`` float32 or float64.
     """
-    n = scores.shape[0]
-    lo_local = np.inf
-    for start in range(0, n, BLOCK):
-        block_pos = is_pos[start:start + BLOCK]
-        if block_pos.any():
-            lo_local = min(lo_local, float(scores[start:start + BLOCK][block_pos].min()))
+    # a row's role: 1 positive, 0 negative, anything else skipped (a held-out row)
+    pos = is_pos if is_pos.dtype == np.uint8 else \
+        np.ascontiguousarray(is_pos, dtype=bool).view(np.uint8)
+    borders = (window.v_top, window.v_bot, window.w_top, window.w_bot)
     # the lowest positive score over the workers: the largest exp(-s_i) is factored out
+    lo_local = _kernels.lowest_positive(scores, pos)
     lo_pos = float(-comm.max(np.array([-lo_local]))[0])
-    work = np.empty(n)
-    sum_pos = sum_neg = max_neg = 0.0
-    for start in range(0, n, BLOCK):
-        s = scores[start:start + BLOCK].astype(np.float64)
-        p = is_pos[start:start + BLOCK]
-        e = np.zeros(s.shape[0])
-        e[p] = np.exp(lo_pos - s[p])
-        z = s[~p]
-        omega = window_omega(z, window)
-        inside = omega > 0.0
-        e_neg = np.zeros(z.shape[0])
-        e_neg[inside] = omega[inside] * np.exp(z[inside] - window.v_top)
-        e[~p] = e_neg
-        work[start:start + BLOCK] = e
-        sum_pos += e[p].sum()
-        sum_neg += e_neg.sum()
-        if e_neg.size:
-            max_neg = max(max_neg, float(e_neg.max()))
+    sum_pos, sum_neg, max_neg = _kernels.exponential_sums(scores, pos, lo_pos, *borders)
     sum_pos, sum_neg = (float(v) for v in comm.sum(np.array([sum_pos, sum_neg])))
     max_neg = float(comm.max(np.array([max_neg]))[0])
     n_pairs = float(counts.n_pos) * float(counts.j_beta - counts.j_alpha)
@@ -190,10 +175,8 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
     log_f = math.log(scale) - (log_max if normalize else math.log(n_pairs))
     c_pos = math.exp(log_f - lo_pos + log_b)
     c_neg = math.exp(log_f + window.v_top + log_a)
-    for start in range(0, n, BLOCK):
-        p = is_pos[start:start + BLOCK]
-        f = work[start:start + BLOCK] * np.where(p, c_pos, c_neg)
-        grad[start:start + BLOCK] += np.where(p, -f, f)
-        hess[start:start + BLOCK] += curvature * f
+    # the terms again: an exp per row costs less than keeping them (8 bytes per row)
+    _kernels.exponential_add(scores, pos, lo_pos, *borders, c_pos, c_neg, float(curvature),
+                             grad, hess)
     value = math.exp(log_a + log_b) / n_pairs if log_a + log_b < 709.0 else math.inf
     return ExponentialSums(lo_pos, sum_pos, sum_neg, max_neg, value)

@@ -46,6 +46,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _window_kernels as _kernels
+
 __all__ = ["DEFAULT_BINS", "Selected", "order_keys", "key_values", "select_ranks"]
 
 # bins per target and round: 2 * 1024 int64 counts = 16 KiB for the two borders
@@ -112,39 +114,75 @@ class _Target:
         return shift, (width >> shift) + 1
 
 
-def _blocks_in_range(keys, lo, hi):
-    """The keys in ``[lo, hi]``, block by block (no mask over every key at once)."""
-    lo, hi = np.uint64(lo), np.uint64(hi)
-    for start in range(0, keys.shape[0], BLOCK):
-        block = keys[start:start + BLOCK]
-        yield block[(block >= lo) & (block <= hi)]
+class _LocalKeys:
+    """This worker's keys (:func:`order_keys`) of ``values[mask]``, computed by the
+    C passes of :mod:`pauc.distributed._window_kernels` whenever they are read: no
+    array of keys (8 bytes per value) and no copy of the selected values is kept
+    -- a pass recomputes each key, which costs less than the histogram it feeds."""
+
+    def __init__(self, values, mask=None):
+        values = np.asarray(values)
+        if values.dtype not in (np.float32, np.float64):
+            values = values.astype(np.float64)
+        self.values = np.ascontiguousarray(values)
+        if mask is not None and mask.shape[0] != self.values.shape[0]:
+            raise ValueError(f"mask has {mask.shape[0]} entries for {self.values.shape[0]} "
+                             "values")
+        self.mask = (np.empty(0, np.uint8) if mask is None
+                     else np.ascontiguousarray(mask, dtype=bool).view(np.uint8))
+
+    def extremes(self):
+        """``[max key, ~min key]`` (0, 0 without values: the identity of ``max``)."""
+        return _kernels.key_extremes(self.values, self.mask)
+
+    def counts(self, targets, bins_log2):
+        """Each target's bin counts of the keys in its range, one pass for all."""
+        counts = np.zeros((len(targets), 1 << bins_log2), dtype=np.int64)
+        if targets:
+            shifts = np.array([t.binning(bins_log2)[0] for t in targets], dtype=np.int64)
+            _kernels.key_counts(self.values, self.mask,
+                                np.array([t.lo for t in targets], dtype=np.uint64),
+                                np.array([t.hi for t in targets], dtype=np.uint64),
+                                shifts, counts)
+        return counts
+
+    def in_range(self, target):
+        return _kernels.keys_in_range(self.values, self.mask, np.uint64(target.lo),
+                                      np.uint64(target.hi))
 
 
-def _in_range(keys, target):
-    """This worker's keys in the target's range (its candidates once known)."""
-    source = keys if target.candidates is None else target.candidates
-    return _blocks_in_range(source, target.lo, target.hi)
+def _range(block, target):
+    lo, hi = np.uint64(target.lo), np.uint64(target.hi)
+    return block[(block >= lo) & (block <= hi)]
 
 
-def _local_counts(keys, target, bins_log2):
-    shift, n_bins = target.binning(bins_log2)
-    counts = np.zeros(1 << bins_log2, dtype=np.int64)
-    lo, shift = np.uint64(target.lo), np.uint64(shift)
-    for inside in _in_range(keys, target):
-        if inside.size:
-            counts[:n_bins] += np.bincount(((inside - lo) >> shift).astype(np.intp),
-                                           minlength=n_bins)
-    return counts
+def _local_counts(keys, targets, bins_log2):
+    """Each target's ``2 ** bins_log2`` bin counts of this worker's keys in its
+    range, concatenated: one pass over every key for the targets without
+    candidates, their candidates only for the others."""
+    pending = [j for j, t in enumerate(targets) if t.candidates is None]
+    counts = np.zeros((len(targets), 1 << bins_log2), dtype=np.int64)
+    counts[pending] = keys.counts([targets[j] for j in pending], bins_log2)
+    for j, t in enumerate(targets):
+        if t.candidates is not None:
+            inside = _range(t.candidates, t)
+            if inside.size:
+                shift, n_bins = t.binning(bins_log2)
+                counts[j, :n_bins] += np.bincount(
+                    ((inside - np.uint64(t.lo)) >> np.uint64(shift)).astype(np.intp),
+                    minlength=n_bins)
+    return counts.ravel()
 
 
-def _local_extremes(keys, target):
-    """``[max key, ~min key]`` of the keys in the target's range (0, 0 when none:
+def _local_extremes(keys, targets):
+    """``[max key, ~min key]`` per target of the keys in its range (0, 0 when none:
     the identity of an unsigned ``max``); keeps them as the target's candidates."""
-    inside = np.concatenate(list(_in_range(keys, target)) or [np.empty(0, np.uint64)])
-    target.candidates = inside
-    if inside.size == 0:
-        return [np.uint64(0), np.uint64(0)]
-    return [inside.max(), ~inside.min()]
+    out = []
+    for t in targets:
+        t.candidates = keys.in_range(t) if t.candidates is None else _range(t.candidates, t)
+        out += ([t.candidates.max(), ~t.candidates.min()] if t.candidates.size
+                else [np.uint64(0), np.uint64(0)])
+    return np.array(out, dtype=np.uint64)
 
 
 def _descend(target, counts, bins_log2):
@@ -163,7 +201,7 @@ def _descend(target, counts, bins_log2):
     target.lo = lo
 
 
-def select_ranks(local_values, ranks, total, comm, bins=DEFAULT_BINS):
+def select_ranks(local_values, ranks, total, comm, bins=DEFAULT_BINS, mask=None):
     """The ``k``-th highest of the values held by every worker, for each ``k`` in ``ranks``.
 
     Every worker calls it with its own ``local_values`` (possibly empty) and
@@ -183,6 +221,8 @@ def select_ranks(local_values, ranks, total, comm, bins=DEFAULT_BINS):
         (:class:`pauc.distributed._collective.XGBoostCollective`).
     bins : int, default=1024
         Bins per target and round, a power of two.
+    mask : ndarray of bool or None, default=None
+        Select among ``local_values[mask]`` (read block by block, never copied).
 
     Returns
     -------
@@ -198,20 +238,17 @@ def select_ranks(local_values, ranks, total, comm, bins=DEFAULT_BINS):
     for k in ranks:
         if not 1 <= k <= total:
             raise ValueError(f"rank {k} is outside 1..{total}")
-    keys = order_keys(local_values)
-    first = comm.max(np.array([keys.max(), ~keys.min()] if keys.size else [0, 0],
-                              dtype=np.uint64))
+    keys = _LocalKeys(local_values, mask)
+    first = comm.max(keys.extremes())
     hi, lo = int(first[0]), int(~first[1])
     targets = [_Target(int(k), lo, hi, total) for k in ranks]
     rounds = 0
     while not all(t.done for t in targets):
         active = [t for t in targets if not t.done]
-        counts = comm.sum(np.concatenate([_local_counts(keys, t, bins_log2)
-                                               for t in active]))
+        counts = comm.sum(_local_counts(keys, active, bins_log2))
         for t, c in zip(active, np.split(counts, len(active))):
             _descend(t, c, bins_log2)
-        extremes = comm.max(np.array([x for t in active for x in _local_extremes(keys, t)],
-                                          dtype=np.uint64))
+        extremes = comm.max(_local_extremes(keys, active))
         for j, t in enumerate(active):
             t.hi, t.lo = int(extremes[2 * j]), int(~extremes[2 * j + 1] & int(_ALL_ONES))
         rounds += 1

@@ -47,6 +47,7 @@ from .._loss import _window as _window_losses
 from ..objectives import PAIRWISE_CURVATURE, check_loss
 from .._validation import check_fpr_range
 from ._collective import XGBoostCollective
+from ._folds import decode_labels
 from ._global_window import exponential_derivatives, global_counts, global_window
 from ._selection import DEFAULT_BINS, select_ranks
 
@@ -80,15 +81,21 @@ def refuse_weights(dmatrix):
             "the FPR range measured in negative weight. Resample the rows instead.")
 
 
-def _labels(dmatrix):
-    """The positives of the local rows (labels 0 / 1)."""
+def _labels(dmatrix, fold_coded=False, held_out=None):
+    """The positives of the local rows (labels 0 / 1), and with ``fold_coded``
+    (labels ``is_positive + 2 fold``, :func:`pauc.distributed._folds.fold_labels`)
+    the rows outside fold ``held_out`` (None when every row counts)."""
     refuse_weights(dmatrix)
+    if fold_coded:
+        return decode_labels(dmatrix.get_label(), held_out)
+    if held_out is not None:
+        raise ValueError("held_out needs fold-coded labels (fold_coded=True)")
     y = dmatrix.get_label()
     bad = (y != 0) & (y != 1)
     if bad.any():
         raise ValueError("the distributed window objective and metric take labels 0 / 1 "
                          f"(1 positive), got {np.unique(y[bad])[:5].tolist()}")
-    return y == 1
+    return y == 1, None
 
 
 def _local_scores(predt, n):
@@ -126,6 +133,14 @@ class GlobalWindowObjective:
         Keep a record of each call (window, sums, reductions, bytes) under this
         name in the calling process (:func:`records`); ``record_scores`` also
         keeps the local scores and labels.
+    fold_coded : bool, default=False
+        The labels carry each row's fold, ``is_positive + 2 fold``
+        (:mod:`pauc.distributed._folds`): one XGBoost matrix of every row
+        serves every fold of a cross-fitted fit.
+    held_out : int or None, default=None
+        With ``fold_coded``: the rows of this fold are held out -- their
+        gradient and Hessian are zero, so no tree reads their labels -- and
+        the window and its sums are those of the other rows.
 
     Attributes
     ----------
@@ -134,7 +149,8 @@ class GlobalWindowObjective:
     """
 
     def __init__(self, fpr_range=(0.0, 0.1), loss="exponential", *, logloss_weight=0.0,
-                 bins=DEFAULT_BINS, record=None, record_scores=False):
+                 bins=DEFAULT_BINS, record=None, record_scores=False, fold_coded=False,
+                 held_out=None):
         self.fpr_range = check_fpr_range(fpr_range)
         self.loss = check_loss(loss)
         if loss not in DISTRIBUTED_LOSSES:
@@ -148,18 +164,36 @@ class GlobalWindowObjective:
         self.logloss_weight = float(logloss_weight)
         self.bins = int(bins)
         self.record, self.record_scores = record, record_scores
-        self._counts = self._is_pos = self._data = None
+        if held_out is not None and not fold_coded:
+            raise ValueError("held_out needs fold-coded labels (fold_coded=True)")
+        self.fold_coded, self.held_out = bool(fold_coded), held_out
+        self._counts = self._is_pos = self._is_neg = self._role = None
+        self._data = self._training = None
         self.history = []
 
     def __call__(self, predt, dtrain):
         comm = XGBoostCollective()
         data = (dtrain.handle.value, dtrain.num_row())
         if self._is_pos is None or self._data != data:
-            self._is_pos, self._data = _labels(dtrain), data
-            self._counts = global_counts(self._is_pos, self.fpr_range, comm)
-        is_pos, counts = self._is_pos, self._counts
-        scores = _local_scores(predt, is_pos.shape[0])
+            self._is_pos, self._training = _labels(dtrain, self.fold_coded, self.held_out)
+            self._data = data
+            # each row's role, 1 byte: 1 positive, 0 negative, 2 held out -- the kernels
+            # skip a held-out row in place (a copy of the training rows' scores and
+            # derivatives would cost 12 bytes per row)
+            self._role = self._is_pos.view(np.uint8)
+            if self._training is not None:
+                self._role = np.where(self._training, self._role, np.uint8(2))
+            self._is_neg = self._role == 0
+            training = self._is_pos if self._training is None \
+                else self._is_pos[self._training]
+            self._counts = global_counts(training, self.fpr_range, comm)
+        scores = _local_scores(predt, dtrain.num_row())
         _check_finite(scores, comm)
+        return self._derivatives(scores, comm)
+
+    def _derivatives(self, scores, comm):
+        """The loss's gradient and Hessian at ``scores`` (zero on a held-out row)."""
+        role, counts = self._role, self._counts
         # XGBoost keeps float32 gradients: the window loss alone adds its float64
         # derivatives into float32 zeros (one rounding, as XGBoost's own cast would do),
         # 8 bytes per row fewer and no copy; the log-loss kernel writes float64
@@ -171,17 +205,22 @@ class GlobalWindowObjective:
             w = 1.0 if self.loss == "logloss" else self.logloss_weight
             if scores.shape[0]:
                 # pointwise: the per-row gradient w (p - y) needs no reduction
-                _window_losses.logloss(scores, is_pos.view(np.uint8), grad, hess,
+                _window_losses.logloss(scores, role, grad, hess,
                                        scale=w * scores.shape[0], with_value=False)
+                if self._training is not None:
+                    # pointwise: a held-out row's (role 2 reads as positive) is dropped
+                    grad[~self._training] = 0.0
+                    hess[~self._training] = 0.0
         if self.loss == "exponential":
-            window = global_window(scores[~is_pos], counts, comm, self.bins)
+            # the negatives read in place (a copy of them would cost 4 bytes per row)
+            window = global_window(scores, counts, comm, self.bins, mask=self._is_neg)
             sums = exponential_derivatives(
-                scores, is_pos, counts, window, comm, grad, hess, scale=float(counts.n_rows),
+                scores, role, counts, window, comm, grad, hess, scale=float(counts.n_rows),
                 normalize=self.logloss_weight == 0, curvature=PAIRWISE_CURVATURE)
             record.update(window=window, sums=sums)
         record.update(allreduces=comm.n_calls, bytes_sent=comm.bytes_sent)
         if self.record_scores:
-            record.update(scores=scores.copy(), is_pos=is_pos.copy())
+            record.update(scores=scores.copy(), is_pos=self._is_pos.copy())
         self.history.append(record)
         if self.record is not None:
             _RECORDS.setdefault(self.record, []).append(record)
@@ -228,35 +267,50 @@ class GlobalWindowMetric:
     with_logloss : bool, default=False
         Also report the mean log-loss of the raw margins over every worker's
         rows (one ``sum`` of two numbers), named ``"logloss"``.
+    fold_coded : bool, default=False
+        The labels carry each row's fold (:class:`GlobalWindowObjective`).
+    held_out : int or None, default=None
+        With ``fold_coded``: evaluate the rows of this fold only -- the
+        held-out rows of the training matrix itself, whose margins XGBoost
+        keeps in its prediction cache (no second matrix, no prediction).
     """
 
-    def __init__(self, windows, bins=DEFAULT_BINS, record=None, with_logloss=False):
+    def __init__(self, windows, bins=DEFAULT_BINS, record=None, with_logloss=False,
+                 fold_coded=False, held_out=None):
         if isinstance(windows, tuple) and len(windows) == 2 and np.isscalar(windows[0]):
             windows = [windows]
         self.windows = [check_fpr_range(w) for w in windows]
         self.bins = int(bins)
         self.name = "+".join(f"pauc[{a:g},{b:g}]" for a, b in self.windows)
         self.record, self.with_logloss = record, with_logloss
+        if held_out is not None and not fold_coded:
+            raise ValueError("held_out needs fold-coded labels (fold_coded=True)")
+        self.fold_coded, self.held_out = bool(fold_coded), held_out
         self._labels = {}
         self.bytes_sent = []
 
     def _counts(self, dmatrix, comm):
         key = (dmatrix.handle.value, dmatrix.num_row())
         if key not in self._labels:
-            is_pos = _labels(dmatrix)
+            is_pos, training = _labels(dmatrix, self.fold_coded, self.held_out)
+            rows = None if training is None else ~training
+            if rows is not None:
+                is_pos = is_pos[rows]
             n_pos_local = int(np.count_nonzero(is_pos))
             m, n = (int(v) for v in comm.sum(np.array(
                 [n_pos_local, is_pos.shape[0] - n_pos_local], dtype=np.int64)))
             if m == 0 or n == 0:
                 raise ValueError(f"the evaluation rows of all workers hold {m} positives and "
                                  f"{n} negatives; the partial AUC needs both classes")
-            self._labels[key] = (is_pos, m, n)
+            self._labels[key] = (is_pos, rows, m, n)
         return self._labels[key]
 
     def value(self, predt, dmatrix):
         comm = XGBoostCollective()
-        is_pos, m, n = self._counts(dmatrix, comm)
-        scores = _local_scores(predt, is_pos.shape[0])
+        is_pos, rows, m, n = self._counts(dmatrix, comm)
+        scores = _local_scores(predt, dmatrix.num_row())
+        if rows is not None:
+            scores = scores[rows]
         _check_finite(scores, comm)
         pos, neg = scores[is_pos], scores[~is_pos]
         k = min(n, int(np.floor(n * max(b for _, b in self.windows))) + 1)

@@ -44,7 +44,9 @@ def sorted_chunks(X, y, parts=2):
 def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     X, y = nonlinear(6000)
     dX, dy = sorted_chunks(X, y)
-    model = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=15,
+    # cv=1: one validation split (cv="auto" would cross-fit 5 folds on 6000 rows, as in
+    # memory: tests/distributed/test_boosting_crossfit.py)
+    model = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=15, cv=1,
                                    random_state=0).fit(dX, dy)
     # the in-memory estimator's candidates and format, on one validation split
     assert set(model.validation_history_) == {"logloss", "exponential", "logloss-small", "logloss-extra"}
@@ -55,14 +57,19 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     assert model.feature_importances_.sum() == pytest.approx(1.0)
     # stopping and selection read the exact global validation pAUC: the history at
     # each candidate's kept round is the in-memory criterion of its validation scores
-    # (the split rebuilt from the fit's seed)
+    # (the split rebuilt from the fit's seed: fold 0 of the stratified assignment)
     from sklearn.utils import check_random_state
     from pauc.boost._selection import criterion
-    split_seed = int(check_random_state(0).randint(np.iinfo(np.int32).max, size=3)[0])
-    held_out = (da.random.RandomState(split_seed).random_sample(
-        dX.shape[0], chunks=(dX.chunks[0],)) < model.validation_fraction).compute()
+    from pauc.distributed._folds import assign_folds
+    fold_seed = int(check_random_state(0).randint(np.iinfo(np.int32).max, size=3)[0])
+    held_out = assign_folds(dy == 1, 1, fold_seed, model.validation_fraction).compute() == 0
     pos_va = dy.compute()[held_out] == 1
+    # stratified: floor(n_c f) rows of each class held out
+    y_all = dy.compute() == 1
+    assert pos_va.sum() == int(np.floor(y_all.sum() * 0.1))
+    assert (~pos_va).sum() == int(np.floor((~y_all).sum() * 0.1))
     for name, rounds in model.validation_rounds_.items():
+        assert model.oof_scores_[name].shape == (held_out.sum(),)
         value = criterion(pos_va, model.oof_scores_[name], model.validation_windows_)
         assert model.validation_history_[name][rounds - 1] == pytest.approx(value, rel=1e-12)
     assert model.cv_results_["oof_score"][0] == criterion(
@@ -85,7 +92,7 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     # distributed quantile sketch depends on which worker holds which partition)
     frame = dd.from_dask_array(dX, columns=[f"x{k}" for k in range(6)])
     series = dd.from_dask_array(dy)
-    again = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=15,
+    again = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=15, cv=1,
                                    random_state=0).fit(frame, series)
     assert set(again.validation_history_) == {"logloss", "exponential", "logloss-small", "logloss-extra"}
     assert isinstance(again.decision_function(frame), da.Array)
@@ -113,8 +120,11 @@ def test_clear_errors(cluster_client):
         GradientBoostingRanker().fit(dX, dy)
     with pytest.raises(ValueError, match="runs on one machine only"):
         GradientBoostingRanker(loss="squared_hinge", engine="xgboost").fit(dX, dy)
-    with pytest.raises(ValueError, match="one validation split"):
-        GradientBoostingRanker(engine="xgboost", cv=3).fit(dX, dy)
+    from sklearn.model_selection import StratifiedKFold
+    with pytest.raises(ValueError, match="not a splitter"):
+        GradientBoostingRanker(engine="xgboost", cv=StratifiedKFold(3)).fit(dX, dy)
+    with pytest.raises(ValueError, match="cv=400 folds need at least 400 rows of each"):
+        GradientBoostingRanker(engine="xgboost", cv=400).fit(dX, dy)
     with pytest.raises(NotImplementedError, match="sample_weight"):
         GradientBoostingRanker(engine="xgboost").fit(dX, dy, sample_weight=np.ones(600))
     with pytest.raises(ValueError, match="fpr_range must be a pair"):
@@ -157,18 +167,29 @@ def test_killed_worker_is_a_clear_error_not_a_hang(monkeypatch):
 def test_distributed_and_single_process_fits_agree_on_test_pauc(cluster_client):
     """200,000 rows, sorted adversarially: test pAUC within 0.01 in three windows.
 
-    Both fits hold out one validation split (``cv=1``), the distributed fit's
-    procedure; the in-memory default (``cv="auto"``) would cross-fit 3 folds on
-    these windows and bag them, another estimator (0.035 higher in (0, 0.01))."""
+    Both fits hold out the same validation rows: the distributed fit's split
+    (``cv=1``, fold 0 of :func:`pauc.distributed._folds.assign_folds` from the
+    fit's seed), handed to the one-process fit as a ``PredefinedSplit``, so that
+    what differs is what distribution changes (XGBoost's quantile sketch, the
+    order of the floating-point sums), not which rows validate.  (With each
+    fit drawing its own split, the gap reached 0.011 in [0.02, 0.05]; the
+    in-memory default, ``cv="auto"``, would cross-fit 3 folds on these windows.)"""
+    from sklearn.model_selection import PredefinedSplit
+    from sklearn.utils import check_random_state
+    from pauc.distributed._folds import assign_folds
     X, y = nonlinear(240_000, seed=5, d=10)
     X_te, y_te = X[200_000:], y[200_000:]
     dX, dy = sorted_chunks(X[:200_000], y[:200_000])
+    X_tr, y_tr = dX.compute(), dy.compute()
+    fold_seed = int(check_random_state(0).randint(np.iinfo(np.int32).max, size=3)[0])
+    held_out = assign_folds(dy == 1, 1, fold_seed, 0.1).compute() == 0
+    same_split = PredefinedSplit(np.where(held_out, 0, -1))
     for window in [(0.0, 0.01), (0.02, 0.05), (0.0, 0.1)]:
-        make = lambda: GradientBoostingRanker(window, loss="exponential",  # noqa: E731
-                                              engine="xgboost", n_iter_no_change=30,
-                                              cv=1, random_state=0)
-        distributed_fit = make().fit(dX, dy)
-        local_fit = make().fit(X[:200_000], y[:200_000])
+        make = lambda cv: GradientBoostingRanker(window, loss="exponential",  # noqa: E731
+                                                 engine="xgboost", n_iter_no_change=30,
+                                                 cv=cv, random_state=0)
+        distributed_fit = make(1).fit(dX, dy)
+        local_fit = make(same_split).fit(X_tr, y_tr)
         a = partial_auc(y_te, distributed_fit.decision_function(X_te), fpr_range=window)
         b = partial_auc(y_te, local_fit.decision_function(X_te), fpr_range=window)
         print(window, a, b, distributed_fit.n_iter_, local_fit.n_iter_)
