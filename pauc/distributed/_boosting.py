@@ -306,6 +306,8 @@ def boosting_fit(ranker, X, y, sample_weight):
     # at most two labels per class (the counts are already on the client)
     use_stopping = ranker._use_stopping(np.repeat(np.array([True, False]),
                                                   [min(n_pos, 2), min(n_neg, 2)]))
+    # no shape: the larger-data candidates, all boosted by XGBoost (pauc's oblivious
+    # trees, the small-data reference in memory, run in one process only)
     pool = candidates(ranker.loss)
     n_threads = effective_threads(ranker.n_jobs)
     ranker.cv_results_, ranker.oof_scores_, ranker.validation_windows_ = {}, {}, []
