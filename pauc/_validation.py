@@ -236,6 +236,18 @@ def empirical_indices(n_negatives, fpr_range):
     return j_alpha, j_beta
 
 
+def indices_among(n_negatives, fpr_range, negatives="training negatives"):
+    """:func:`empirical_indices`, with the boosting fits' message naming which
+    ``negatives`` (the training rows, a fold's training part) left the window empty."""
+    try:
+        return empirical_indices(n_negatives, fpr_range)
+    except ValueError:
+        raise ValueError(
+            f"fpr_range={fpr_range!r} selects no negative position (ceil(n beta) - "
+            f"floor(n alpha) < 1) among the {n_negatives} {negatives}: widen fpr_range or "
+            "use more rows") from None
+
+
 def check_window_indices(j_alpha, j_beta, n_neg):
     """``(j_alpha, j_beta)`` as ints with ``0 <= j_alpha < j_beta <= n_neg``, or a
     ``ValueError`` naming the index (the oracles' window of negative positions)."""

@@ -24,7 +24,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
-from .._validation import empirical_indices
+from .._validation import indices_among
 from ._stopping import Stopping, ValidationCriterion, validation_windows
 
 # cv="auto": a single validation split when its window holds this many negatives
@@ -81,14 +81,8 @@ def plan_folds(cv, validation_fraction, X, is_pos, fpr_range, seed):
                     "in both parts (validation_fraction="
                     f"{validation_fraction} of {n_pos} positives and {n_neg} negatives): "
                     "change cv or validation_fraction, or pass early_stopping=False")
-        n_train_neg = int((~is_pos[train]).sum())
-        try:
-            empirical_indices(n_train_neg, fpr_range)
-        except ValueError:
-            raise ValueError(
-                f"fpr_range={fpr_range!r} selects no negative position (ceil(n beta) - "
-                f"floor(n alpha) < 1) among the {n_train_neg} negatives of the training part "
-                f"of fold {k}: widen fpr_range or use more rows") from None
+        indices_among(int((~is_pos[train]).sum()), fpr_range,
+                      f"negatives of the training part of fold {k}")
     return folds
 
 

@@ -45,7 +45,7 @@ from .._base import (BOOLEAN, FPR_RANGE, POS_LABEL, RANDOM_STATE, VERBOSE, BaseR
                      Interval, Options, Satisfies)
 from .._dispatch import chunked, is_chunked, is_dask_collection
 from .._threshold import operating_threshold, predict_labels
-from .._validation import check_fpr_range, empirical_indices
+from .._validation import check_fpr_range, indices_among
 from .._loss import loss_names
 from ._candidates import LOGLOSS, candidates
 from ._crossfit import boost_fold, plan_folds, run_parallel
@@ -440,13 +440,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
         self._check_weights(weight)
         n_neg = int((~is_pos).sum())
-        try:
-            self.j_alpha_, self.j_beta_ = empirical_indices(n_neg, fpr_range)
-        except ValueError:
-            raise ValueError(
-                f"fpr_range={self.fpr_range!r} selects no negative position (ceil(n beta) - "
-                f"floor(n alpha) < 1) among the {n_neg} training negatives: widen fpr_range "
-                "or use more rows") from None
+        self.j_alpha_, self.j_beta_ = indices_among(n_neg, self.fpr_range)
         rng = check_random_state(self.random_state)
         fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max,
                                                                   size=3))
@@ -530,15 +524,20 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self._select([c.name for c in pool], [self.oof_scores_[c.name][rows] for c in pool],
                      is_pos[rows], fpr_range, boot_seed)
         if self.refit:
-            start = time.perf_counter()
-            members = []
-            for name, weight, _, fold_rounds in self.members_:
-                c = next(c for c in pool if c.name == name)
-                n = max(1, int(round(np.mean(fold_rounds))))
-                booster, n = self._boost_all_rows(X, is_pos, fpr_range, c, seed, n)
-                members.append((name, weight, [booster], [n]))
-            self.members_ = members
-            self.fit_seconds_["refit"] = time.perf_counter() - start
+            self._refit(pool, lambda c, n: self._boost_all_rows(X, is_pos, fpr_range, c, seed, n))
+
+    def _refit(self, pool, boost_all_rows):
+        """``refit=True``: each kept candidate boosted again on every row for the mean
+        of its fold rounds, ``boost_all_rows(candidate, n_rounds) -> (booster,
+        rounds)`` (in memory, or on a cluster)."""
+        start = time.perf_counter()
+        members = []
+        for name, weight, _, fold_rounds in self.members_:
+            c = next(c for c in pool if c.name == name)
+            booster, n = boost_all_rows(c, max(1, int(round(np.mean(fold_rounds)))))
+            members.append((name, weight, [booster], [n]))
+        self.members_ = members
+        self.fit_seconds_["refit"] = time.perf_counter() - start
 
     def _select(self, names, oof, pos, fpr_range, boot_seed):
         """The candidates' pooled out-of-fold criterion, the blends, the choice:

@@ -65,7 +65,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from .._threshold import threshold_rule
-from .._validation import check_fpr_range, empirical_indices
+from .._validation import check_fpr_range, indices_among
 from ._actors import distributed_client
 from ._collections import blocks, check_known_chunks
 from ._collective import CollectiveError
@@ -206,14 +206,8 @@ def _check_folds(ranker, fpr_range, per_fold, n_splits):
                     f"(validation_fraction={ranker.validation_fraction} of {total[0]} "
                     f"positives and {total[1]} negatives): change cv or "
                     "validation_fraction, or pass early_stopping=False")
-        n_train_neg = int(total[1] - held[1])
-        try:
-            empirical_indices(n_train_neg, fpr_range)
-        except ValueError:
-            raise ValueError(
-                f"fpr_range={ranker.fpr_range!r} selects no negative position (ceil(n beta) "
-                f"- floor(n alpha) < 1) among the {n_train_neg} negatives of the training "
-                f"part of fold {k}: widen fpr_range or use more rows") from None
+        indices_among(int(total[1] - held[1]), ranker.fpr_range,
+                      f"negatives of the training part of fold {k}")
 
 
 def _boost_fold(client, ranker, candidate, params, dtrain, fpr_range, held_out, n_held_neg):
@@ -292,13 +286,7 @@ def boosting_fit(ranker, X, y, sample_weight):
     is_pos = y == pos_label
     chunk_counts = chunk_class_counts(is_pos)
     n_pos, n_neg = (int(v) for v in chunk_counts.sum(axis=0))
-    try:
-        ranker.j_alpha_, ranker.j_beta_ = empirical_indices(n_neg, fpr_range)
-    except ValueError:
-        raise ValueError(
-            f"fpr_range={ranker.fpr_range!r} selects no negative position (ceil(n beta) - "
-            f"floor(n alpha) < 1) among the {n_neg} training negatives: widen fpr_range "
-            "or use more rows") from None
+    ranker.j_alpha_, ranker.j_beta_ = indices_among(n_neg, ranker.fpr_range)
     rng = check_random_state(ranker.random_state)
     # the in-memory fit's draws: the folds, the boosting, the bootstrap
     fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max, size=3))
@@ -397,16 +385,9 @@ def _cross_fit(client, ranker, X, is_pos, chunk_counts, fpr_range, pool, seeds, 
     ranker._select(names, [ranker.oof_scores_[n] for n in names], pos_held, fpr_range,
                    boot_seed)
     if ranker.refit:
-        start = time.perf_counter()
-        members = []
-        for name, weight, _, fold_rounds in ranker.members_:
-            c = next(c for c in pool if c.name == name)
-            n = max(1, int(round(np.mean(fold_rounds))))
-            booster = _train(client, ranker._params(c, seed, n_threads), dtrain, n,
-                             GlobalWindowObjective(fpr_range, c.loss, fold_coded=True))
-            members.append((name, weight, [booster["booster"]], [n]))
-        ranker.members_ = members
-        ranker.fit_seconds_["refit"] = time.perf_counter() - start
+        ranker._refit(pool, lambda c, n: (
+            _train(client, ranker._params(c, seed, n_threads), dtrain, n,
+                   GlobalWindowObjective(fpr_range, c.loss, fold_coded=True))["booster"], n))
 
 
 def _lazy_scores(ranker, X):

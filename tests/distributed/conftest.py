@@ -20,3 +20,15 @@ def synchronous():
     """Dask's synchronous scheduler (the graphs are the same as on a cluster)."""
     with dask.config.set(scheduler="synchronous"):
         yield
+
+
+@pytest.fixture(scope="module")
+def cluster_client():
+    """A LocalCluster of two worker processes, one thread each (the boosting tests:
+    XGBoost's collective spans processes)."""
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    with cluster, client:
+        yield client

@@ -18,6 +18,7 @@ distributed = pytest.importorskip("dask.distributed")
 from sklearn.metrics import roc_auc_score  # noqa: E402
 from sklearn.utils import check_random_state  # noqa: E402
 
+from _boosting_problems import nonlinear, sorted_chunks  # noqa: E402
 from pauc.boost import GradientBoostingRanker  # noqa: E402
 from pauc.boost._candidates import LARGE_DATA  # noqa: E402
 from pauc.boost._crossfit import auto_n_folds  # noqa: E402
@@ -28,29 +29,6 @@ from pauc.distributed._folds import (assign_folds, decode_labels,  # noqa: E402
                                      fold_class_counts, fold_labels)
 from pauc.distributed._xgboost_window import (GlobalWindowMetric,  # noqa: E402
                                               GlobalWindowObjective)
-
-
-@pytest.fixture(scope="module")
-def cluster_client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
-    client = distributed.Client(cluster)
-    with cluster, client:
-        yield client
-
-
-def nonlinear(n, seed=0, d=6):
-    rng = np.random.RandomState(seed)
-    X = rng.randn(n, d).astype(np.float32)
-    y = (X[:, 0] + np.sin(2 * X[:, 1]) + X[:, 2] * X[:, 3] + 0.5 * rng.randn(n) > 1.3)
-    return X, y.astype(np.int64)
-
-
-def sorted_chunks(X, y, parts=2):
-    order = np.argsort(X[:, 0], kind="stable")
-    X, y = X[order], y[order]
-    rows = -(-X.shape[0] // parts)
-    return X, y, da.from_array(X, chunks=(rows, -1)), da.from_array(y, chunks=(rows,))
 
 
 # ---------------------------------------------------------------- the fold ids

@@ -11,39 +11,16 @@ da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("dask.distributed")
 
+from _boosting_problems import nonlinear, sorted_chunks  # noqa: E402
 from pauc.boost import GradientBoostingRanker  # noqa: E402
 from pauc.distributed._boosting import WorkerLostError  # noqa: E402
 from pauc.distributed._xgboost_window import GlobalWindowObjective  # noqa: E402
 from pauc.metrics import partial_auc  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def cluster_client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
-    client = distributed.Client(cluster)
-    with cluster, client:
-        yield client
-
-
-def nonlinear(n, seed=0, d=6):
-    rng = np.random.RandomState(seed)
-    X = rng.randn(n, d).astype(np.float32)
-    y = (X[:, 0] + np.sin(2 * X[:, 1]) + X[:, 2] * X[:, 3] + 0.5 * rng.randn(n) > 1.3)
-    return X, y.astype(np.int64)
-
-
-def sorted_chunks(X, y, parts=2):
-    """Rows sorted by the label-driving feature, in ``parts`` row chunks (adversarial)."""
-    order = np.argsort(X[:, 0], kind="stable")
-    X, y = X[order], y[order]
-    rows = -(-X.shape[0] // parts)
-    return da.from_array(X, chunks=(rows, -1)), da.from_array(y, chunks=(rows,))
-
-
 def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     X, y = nonlinear(6000)
-    dX, dy = sorted_chunks(X, y)
+    _, _, dX, dy = sorted_chunks(X, y)
     # cv=1: one validation split (cv="auto" would cross-fit 5 folds on 6000 rows, as in
     # memory: tests/distributed/test_boosting_crossfit.py)
     model = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=15, cv=1,
@@ -103,7 +80,7 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
 
 def test_fixed_rounds_without_validation_and_refit(cluster_client):
     X, y = nonlinear(1500, seed=1)
-    dX, dy = sorted_chunks(X, y)
+    _, _, dX, dy = sorted_chunks(X, y)
     model = GradientBoostingRanker((0.0, 0.2), loss="exponential", engine="xgboost",
                                    n_estimators=8, early_stopping=False).fit(dX, dy)
     assert model.n_iter_ == 8 and model.stopped_on_ == "fixed"
@@ -115,7 +92,7 @@ def test_fixed_rounds_without_validation_and_refit(cluster_client):
 
 def test_clear_errors(cluster_client):
     X, y = nonlinear(600)
-    dX, dy = sorted_chunks(X, y)
+    _, _, dX, dy = sorted_chunks(X, y)
     with pytest.raises(ValueError, match="pass engine='xgboost'"):
         GradientBoostingRanker().fit(dX, dy)
     with pytest.raises(ValueError, match="runs on one machine only"):
@@ -155,7 +132,7 @@ def test_killed_worker_is_a_clear_error_not_a_hang(monkeypatch):
     client = distributed.Client(cluster)
     with cluster, client:
         X, y = nonlinear(2000)
-        dX, dy = sorted_chunks(X, y)
+        _, _, dX, dy = sorted_chunks(X, y)
         start = time.perf_counter()
         with pytest.raises(WorkerLostError, match="a Dask worker was lost"):
             GradientBoostingRanker((0.0, 0.1), loss="exponential", engine="xgboost",
@@ -179,7 +156,7 @@ def test_distributed_and_single_process_fits_agree_on_test_pauc(cluster_client):
     from pauc.distributed._folds import assign_folds
     X, y = nonlinear(240_000, seed=5, d=10)
     X_te, y_te = X[200_000:], y[200_000:]
-    dX, dy = sorted_chunks(X[:200_000], y[:200_000])
+    _, _, dX, dy = sorted_chunks(X[:200_000], y[:200_000])
     X_tr, y_tr = dX.compute(), dy.compute()
     fold_seed = int(check_random_state(0).randint(np.iinfo(np.int32).max, size=3)[0])
     held_out = assign_folds(dy == 1, 1, fold_seed, 0.1).compute() == 0

@@ -33,15 +33,6 @@ PARAMS = {"max_depth": 3, "eta": 0.3, "base_score": 0.0, "tree_method": "hist",
           "disable_default_eval_metric": 1}
 
 
-@pytest.fixture(scope="module")
-def cluster_client():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
-    client = distributed.Client(cluster)
-    with cluster, client:
-        yield client
-
-
 def sorted_problem(n=3000, seed=0):
     """Labels driven by feature 0, rows sorted by it: the top of the list is on one side."""
     rng = np.random.RandomState(seed)
