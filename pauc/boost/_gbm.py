@@ -140,7 +140,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         The FPR window ``(alpha, beta)``; ``(0, 1)`` targets the full AUC.
     loss : {"auto", "logloss", "exponential", "squared_hinge", "tight_hinge"}, default="auto"
         ``"auto"``: on small data (``n_samples x n_features`` at most
-        ``OBLIVIOUS_MAX_CELLS = 10**6``) the candidates ``"logloss-oblivious"``
+        ``10**6``, and at most 100 features) the candidates ``"logloss-oblivious"``
         (the reference: log-loss on pauc's oblivious trees of depth 6 with
         CatBoost's cosine score, random strength 1, minimal variance sampling
         of 80 % of the rows, L2 penalty 3 and learning rate 0.1, stopped on the

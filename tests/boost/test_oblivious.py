@@ -186,3 +186,13 @@ def test_bad_parameters_are_named():
         with pytest.raises(ValueError, match=match):
             boost(dict(OBLIVIOUS_DEFAULTS, seed=0, **{key: value}), "logloss", (0, 0.1), 2,
                   X, is_pos)
+
+
+def test_small_data_pool_by_cells_and_features():
+    from pauc.boost._candidates import LARGE_DATA, SMALL_DATA, candidates
+    assert candidates("auto", (1000, 10)) is SMALL_DATA
+    assert candidates("auto", (50_000, 20)) is SMALL_DATA       # 10**6 cells
+    assert candidates("auto", (50_001, 20)) is LARGE_DATA
+    assert candidates("auto", (200, 101)) is LARGE_DATA         # too many features
+    assert candidates("auto") is LARGE_DATA                     # shape unknown (a cluster)
+    assert [c.name for c in candidates("exponential", (100, 5))] == ["exponential"]
