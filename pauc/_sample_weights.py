@@ -34,6 +34,6 @@ def refuse_sample_weights(data, sample_weight=None):
         raise NotImplementedError(
             "pauc's window objectives and metrics do not support sample weights "
             "(lgb.Dataset(weight=...), LGBMClassifier.fit(sample_weight=...), "
-            "xgb.DMatrix(weight=...), XGBClassifier.fit(sample_weight=...)): a weighted "
+            "xgb.DMatrix(weight=...), xgb.dask.DaskDMatrix(weight=...), XGBClassifier.fit(sample_weight=...)): a weighted "
             "window would need the FPR range measured in negative weight. Resample the "
             "rows instead, or drop the weights.")

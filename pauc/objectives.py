@@ -143,14 +143,21 @@ def _split_call(a, b):
     return np.asarray(b), a
 
 
-def _scores(preds, n):
+def as_scores(preds, n):
+    """One flat, contiguous score per row: float32 kept as it is (the kernels read
+    float32 exactly; a float64 copy would cost 8 bytes per row), else float64."""
     preds = np.asarray(preds)
     if preds.dtype != np.float32:
         preds = preds.astype(np.float64, copy=False)
     preds = np.ascontiguousarray(preds.reshape(-1))
     if preds.shape[0] != n:
         raise ValueError(f"the objective was built for {n} training rows, "
-                         f"got {preds.shape[0]} scores")
+                         f"got {preds.shape[0]} scores (one output per row expected)")
+    return preds
+
+
+def _scores(preds, n):
+    preds = as_scores(preds, n)
     if not np.isfinite(preds).all():
         raise ValueError("scores contain NaN or infinity (the boosted scores diverged: "
                          "lower the learning rate)")

@@ -11,17 +11,14 @@ reference is LightGBM's log-loss, with the window exponential loss and two
 regularised LightGBM configurations as competitors.
 
 The estimator's own parameters (``learning_rate``, ``num_leaves``,
-``min_child_samples``, ``reg_lambda``) make the *base* configuration; the
-*small-tree* configuration is a regularised one for small data: 7 leaves,
+``min_child_samples``, ``reg_lambda``) make LightGBM's *base* configuration;
+the larger-data *small-tree* configuration is a regularised one: 7 leaves,
 learning rate 0.03, 10 rows per leaf, an L2 penalty of 3 on the leaf values,
-and rows and features subsampled to 80 % per tree.  It carries the strengths
-that let CatBoost's defaults win on small sets (Prokhorenkova et al. 2018:
-oblivious trees of depth 6 -- few, balanced leaves --, a small learning rate
-over many rounds, ``l2_leaf_reg=3``, and the row resampling of its ordered
-boosting) into LightGBM's leaf-wise trees.  The *extra-trees* configuration
-draws one random threshold per feature at each node (Geurts et al. 2006), as
-CatBoost perturbs its split scores (``random_strength``); what each brought on
-the real-data panel is in ``docs/developer/measurements.rst``.
+and rows and features subsampled to 80 % per tree; the *extra-trees*
+configuration draws one random threshold per feature at each node (Geurts et
+al. 2006).  They were LightGBM's approximations of CatBoost's strengths
+before pauc grew its own oblivious trees; what each brought on the real-data
+panel is in ``docs/developer/measurements.rst``.
 
 References
 ----------

@@ -89,6 +89,7 @@ class Quantizer:
 
 
 def _dense(X):
+    """float64 rows, a sparse ``X`` densified (small data only: ``pauc.boost._candidates``)."""
     return np.asarray(X.toarray() if sp.issparse(X) else X, dtype=np.float64)
 
 
@@ -122,17 +123,13 @@ class ObliviousBooster:
                 np.ascontiguousarray(self._borders, dtype=np.int32),
                 np.ascontiguousarray(self._values, dtype=np.float64))
 
-    def add_to(self, codes, scores, start, stop):
-        """Add trees ``start .. stop - 1`` to ``scores`` (in place)."""
-        if stop > start:
-            add_trees(codes, *self.arrays(), start, stop, scores)
-
     def predict(self, X, n_rounds=None):
         """Raw scores of the first ``n_rounds`` trees (all: None)."""
         n = self.n_trees if n_rounds is None else min(int(n_rounds), self.n_trees)
         codes = self.quantizer.codes(X)
         scores = np.zeros(codes.shape[1])
-        self.add_to(codes, scores, 0, n)
+        if n > 0:
+            add_trees(codes, *self.arrays(), 0, n, scores)
         return scores
 
     def gains(self, n_rounds, n_features):
@@ -216,6 +213,7 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
         raise ValueError(f"score must be one of {SCORES}, got {params['score']!r}")
     cosine = params["score"] == "cosine"
     rng = np.random.default_rng(params["seed"])
+    X = _dense(X)       # once: the quantiser's fit and codes read it again
     quantizer = Quantizer(params["border_count"]).fit(X)
     codes = quantizer.codes(X)
     n_rows, n_leaves = codes.shape[1], 1 << depth

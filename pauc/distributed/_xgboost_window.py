@@ -44,7 +44,8 @@ import numpy as np
 
 from .. import _ranking
 from .._loss import _window as _window_losses
-from ..objectives import PAIRWISE_CURVATURE, check_loss
+from ..objectives import PAIRWISE_CURVATURE, as_scores, check_loss
+from .._sample_weights import refuse_sample_weights
 from .._validation import check_fpr_range
 from ._collective import XGBoostCollective
 from ._folds import decode_labels
@@ -71,21 +72,11 @@ def forget(name):
     _RECORDS.pop(name, None)
 
 
-def refuse_weights(dmatrix):
-    """Raise if the XGBoost ``DMatrix`` carries sample weights."""
-    weight = dmatrix.get_weight()
-    if weight.size:
-        raise NotImplementedError(
-            "the window objective and metric do not support sample weights "
-            "(DMatrix(weight=...) / DaskDMatrix(weight=...)): a weighted window would need "
-            "the FPR range measured in negative weight. Resample the rows instead.")
-
-
 def _labels(dmatrix, fold_coded=False, held_out=None):
     """The positives of the local rows (labels 0 / 1), and with ``fold_coded``
     (labels ``is_positive + 2 fold``, :func:`pauc.distributed._folds.fold_labels`)
     the rows outside fold ``held_out`` (None when every row counts)."""
-    refuse_weights(dmatrix)
+    refuse_sample_weights(dmatrix)
     if fold_coded:
         return decode_labels(dmatrix.get_label(), held_out)
     if held_out is not None:
@@ -96,18 +87,6 @@ def _labels(dmatrix, fold_coded=False, held_out=None):
         raise ValueError("the distributed window objective and metric take labels 0 / 1 "
                          f"(1 positive), got {np.unique(y[bad])[:5].tolist()}")
     return y == 1, None
-
-
-def _local_scores(predt, n):
-    # XGBoost's float32 margins are kept as they are (the kernels and the selection
-    # read float32 exactly; a float64 copy would cost 8 bytes per row)
-    scores = np.asarray(predt)
-    if scores.dtype != np.float32:
-        scores = scores.astype(np.float64, copy=False)
-    scores = np.ascontiguousarray(scores.reshape(-1))
-    if scores.shape[0] != n:
-        raise ValueError(f"{scores.shape[0]} scores for {n} rows (one output per row expected)")
-    return scores
 
 
 def _check_finite(scores, comm):
@@ -187,7 +166,7 @@ class GlobalWindowObjective:
             training = self._is_pos if self._training is None \
                 else self._is_pos[self._training]
             self._counts = global_counts(training, self.fpr_range, comm)
-        scores = _local_scores(predt, dtrain.num_row())
+        scores = as_scores(predt, dtrain.num_row())
         _check_finite(scores, comm)
         return self._derivatives(scores, comm)
 
@@ -308,7 +287,7 @@ class GlobalWindowMetric:
     def value(self, predt, dmatrix):
         comm = XGBoostCollective()
         is_pos, rows, m, n = self._counts(dmatrix, comm)
-        scores = _local_scores(predt, dmatrix.num_row())
+        scores = as_scores(predt, dmatrix.num_row())
         if rows is not None:
             scores = scores[rows]
         _check_finite(scores, comm)
