@@ -66,6 +66,7 @@ VARIANTS = {
     "gbm": {},              # the defaults (the exploratory runs of issue 25 were cached as "gbm")
     "gbm-final": {},        # the defaults as committed, run again after the rules were fixed
     "gbm-oblivious": {},    # the defaults with the oblivious-tree reference on small data
+    "gbm-grower": {},       # ... their rounds GIL-free in Cython, relative log-loss patience
 }
 
 

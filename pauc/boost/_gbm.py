@@ -197,7 +197,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     n_iter_no_change : int, default=100
         Patience of early stopping, in rounds.  The held-out pAUC is first
         averaged over the last ``n_iter_no_change // 4`` rounds, so that a
-        lucky round neither stops a window candidate nor is kept.
+        lucky round neither stops a window candidate nor is kept.  A log-loss
+        candidate waits as many rounds as its least held-out log-loss took,
+        at least 20, at most ``n_iter_no_change``.
     refit : bool, default=False
         Boost the kept candidates again on every row for the mean of their
         fold rounds, instead of averaging the fold models.
@@ -491,8 +493,11 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         per_job = max(1, n_threads // jobs_count)
         width = max(1, self.n_iter_no_change // SMOOTHING_DIVISOR)
         jobs = []
-        for c in pool:
-            for k, (train, held_out) in enumerate(folds):
+        # fold after fold, each fold's candidates in turn: threads running side by
+        # side then mostly pair a GIL-free oblivious fit with a LightGBM one, whose
+        # per-round callbacks hold the GIL (two of those wait for each other)
+        for k, (train, held_out) in enumerate(folds):
+            for c in pool:
                 params = self._params(c, seed + k, per_job)
                 jobs.append((boost_fold, (self._engine(c), X, is_pos, train, held_out, c, params,
                                           self._rounds(True), fpr_range,
@@ -505,7 +510,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         rows = covered > 0
         self._rules = {}
         for i, c in enumerate(pool):
-            own = fits[i * len(folds):(i + 1) * len(folds)]
+            own = fits[i::len(pool)]
             total, raw = np.zeros(is_pos.shape[0]), np.zeros(is_pos.shape[0])
             for (_, held_out), f in zip(folds, own):
                 total[held_out] += fold_quantiles(f.held_out_scores)

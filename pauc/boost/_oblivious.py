@@ -15,11 +15,20 @@ One round (Prokhorenkova et al. 2018, Algorithm 1 with plain boosting):
 
 1. ``g, h``: the loss's derivatives at the scores ``F``;
 2. row weights: minimal variance sampling (``bootstrap="mvs"``, CatBoost's
-   default; :func:`bootstrap_weights`), the Bayesian bootstrap or none;
+   default: a row is kept with probability ``p_i = min(1, g_hat_i / mu)``,
+   ``g_hat_i = sqrt(g_i^2 + lambda h_i^2)``, ``lambda`` the squared mean
+   ``|g|``, ``mu`` such that ``subsample * n`` rows are kept on average
+   (:func:`mvs_threshold`, Ibragimov & Gusev 2019, eq. (6)), and weighted
+   ``1 / p_i``), the Bayesian bootstrap ``(-log U_i)^T`` (Rubin 1981) or none;
 3. ``depth`` levels, each the (feature, border) of best score over all current
    leaves (:func:`pauc.boost._oblivious_tree.best_split`), plus normal noise of
    standard deviation ``random_strength * sqrt(mean(g^2))``;
 4. leaf values ``-learning_rate * sum_l w g / (sum_l w h + l2_leaf_reg)``.
+
+Steps 2-4 (and step 1 for log-loss) run in Cython without the GIL
+(:class:`pauc.boost._oblivious_tree.Grower`), with their own random stream
+(:class:`pauc.boost._oblivious_tree.Random`): folds boosted in parallel
+threads do not wait for each other.
 
 References
 ----------
@@ -34,10 +43,9 @@ Rubin, D. B. "The Bayesian Bootstrap." The Annals of Statistics 9(1), 1981.
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import expit
 
 from .. import objectives
-from ._oblivious_tree import add_trees, best_split, descend, leaves_of
+from ._oblivious_tree import Grower, Random, add_trees, leaves_of, mvs_threshold  # noqa: F401
 
 # the defaults of the oblivious engine (CatBoost's, but the learning rate, which
 # CatBoost sets from the data size for a fixed 1000 rounds: here early stopping
@@ -46,8 +54,10 @@ OBLIVIOUS_DEFAULTS = {"depth": 6, "learning_rate": 0.05, "l2_leaf_reg": 3.0,
                       "random_strength": 1.0, "bootstrap": "mvs", "subsample": 0.8,
                       "bagging_temperature": 1.0, "border_count": 254, "score": "cosine"}
 SCORES = ("cosine", "l2")
-BOOTSTRAPS = ("mvs", "bayesian", "none")
 MAX_BORDERS = 254
+# log-loss rounds grown per call of the kernel (without the GIL) between the
+# held-out checks of the stopping rule
+ROUNDS_PER_CALL = 16
 
 
 class Quantizer:
@@ -140,49 +150,6 @@ class ObliviousBooster:
         return out
 
 
-def mvs_threshold(g_hat, n_kept):
-    """``mu`` with ``sum_i min(1, g_hat_i / mu) = n_kept`` (Ibragimov & Gusev 2019,
-    eq. (6)): the rows above ``mu`` are always kept, the others with probability
-    ``g_hat_i / mu``.  0 when fewer than ``n_kept`` rows have ``g_hat > 0``
-    (then every row is kept)."""
-    a = np.sort(g_hat)[::-1]
-    n = a.shape[0]
-    if n_kept >= n or a[0] <= 0.0:
-        return 0.0
-    # k rows kept for sure: mu_k = (sum of the others) / (n_kept - k), valid when the
-    # (k+1)-th largest lies below it
-    tail = np.cumsum(a[::-1])[::-1]                  # tail[k] = sum_{i >= k} a_i
-    k = np.arange(int(np.ceil(n_kept)))
-    mu = tail[k] / (n_kept - k)
-    valid = np.flatnonzero(a[k] <= mu)
-    return float(mu[valid[0]] if valid.size else a[0])
-
-
-def bootstrap_weights(kind, rng, grad, hess, subsample, temperature):
-    """One round's row weights (0: left out).
-
-    ``"mvs"``: minimal variance sampling (Ibragimov & Gusev 2019): a row is kept
-    with probability ``p_i = min(1, g_hat_i / mu)``, ``g_hat_i = sqrt(g_i^2 +
-    lambda h_i^2)`` with ``lambda`` the squared mean ``|g|`` (their
-    regularised gradient), ``mu`` such that ``subsample * n`` rows are kept on
-    average, and weighted ``1 / p_i`` (unbiased sums).  ``"bayesian"``:
-    ``(-log U_i)^T`` (Rubin 1981).  ``"none"``: ones.
-    """
-    n = grad.shape[0]
-    if kind == "none":
-        return np.ones(n)
-    if kind == "bayesian":
-        return -np.log(rng.random(n)) ** temperature if temperature > 0.0 else np.ones(n)
-    reg = float(np.mean(np.abs(grad))) ** 2
-    g_hat = np.sqrt(grad * grad + reg * hess * hess)
-    mu = mvs_threshold(g_hat, subsample * n)
-    if mu <= 0.0:
-        return np.ones(n)
-    p = np.minimum(1.0, g_hat / mu)
-    kept = rng.random(n) < p
-    return np.where(kept, 1.0 / np.maximum(p, 1e-300), 0.0)
-
-
 def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=None):
     """Grow up to ``n_rounds`` oblivious trees on ``(X, is_pos)`` for ``loss``.
 
@@ -205,59 +172,48 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
     -------
     ObliviousBooster
     """
-    depth, lr, l2 = int(params["depth"]), float(params["learning_rate"]), float(params["l2_leaf_reg"])
-    strength, temperature = float(params["random_strength"]), float(params["bagging_temperature"])
-    if params["bootstrap"] not in BOOTSTRAPS:
-        raise ValueError(f"bootstrap must be one of {BOOTSTRAPS}, got {params['bootstrap']!r}")
+    depth = int(params["depth"])
     if params["score"] not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {params['score']!r}")
-    cosine = params["score"] == "cosine"
-    rng = np.random.default_rng(params["seed"])
     X = _dense(X)       # once: the quantiser's fit and codes read it again
     quantizer = Quantizer(params["border_count"]).fit(X)
     codes = quantizer.codes(X)
-    n_rows, n_leaves = codes.shape[1], 1 << depth
-    y = is_pos.astype(np.float64)
+    grower = Grower(codes, quantizer.n_bins_, quantizer.offsets_, depth,
+                    float(params["learning_rate"]), float(params["l2_leaf_reg"]),
+                    float(params["random_strength"]), params["bootstrap"],
+                    float(params["subsample"]), float(params["bagging_temperature"]),
+                    params["score"] == "cosine", Random(params["seed"]))
+    booster = ObliviousBooster(quantizer, depth)
+    scores = np.zeros(codes.shape[1])
+    codes_va = quantizer.codes(X[:0] if valid is None else valid)
+    scores_va = np.zeros(codes_va.shape[1])
+    n_leaves = 1 << depth
     objective = (None if loss == "logloss"
                  else objectives.WindowObjective(is_pos, fpr_range, loss, 0.0))
-    booster = ObliviousBooster(quantizer, depth)
-    scores = np.zeros(n_rows)
-    codes_va = None if valid is None else quantizer.codes(valid)
-    scores_va = None if valid is None else np.zeros(codes_va.shape[1])
-    n_borders = int(quantizer.offsets_[-1])
-    zeros = np.zeros(n_borders)
-    leaf = np.empty(n_rows, dtype=np.int32)
-    for t in range(int(n_rounds)):
+    y = is_pos.astype(np.float64)
+    t = 0
+    while t < n_rounds:
+        # log-loss: a chunk of rounds without the GIL (ROUNDS_PER_CALL), then its
+        # held-out scores replayed round by round for on_round; extra trees grown
+        # past a stop are dropped, so the result does not depend on the chunk
+        k = min(ROUNDS_PER_CALL if objective is None else 1, n_rounds - t)
+        features, borders = np.empty((k, depth), np.int32), np.empty((k, depth), np.int32)
+        values, gains = np.empty((k, n_leaves)), np.empty((k, depth))
+        leaves_va = np.empty((k, codes_va.shape[1]), np.int32)
         if objective is None:
-            p = expit(scores)
-            grad, hess = p - y, p * (1.0 - p)
+            grower.grow_logloss(y, scores, k, features, borders, values, gains,
+                                codes_va, leaves_va)
         else:
             grad, hess = objective.gradient(scores)
-        weight = bootstrap_weights(params["bootstrap"], rng, grad, hess,
-                                   float(params["subsample"]), temperature)
-        wg = weight * grad
-        leaf[:] = 0
-        sd = strength * float(np.sqrt(np.mean(grad * grad)))
-        features = np.zeros(depth, np.int32)
-        borders = np.zeros(depth, np.int32)
-        gains = np.zeros(depth)
-        before = float(np.sum(wg) ** 2 / (np.sum(weight) + l2))
-        for d in range(depth):
-            noise = rng.standard_normal(n_borders) * sd if sd > 0.0 else zeros
-            f, b, _, after = best_split(codes, leaf, wg, weight, quantizer.n_bins_,
-                                        quantizer.offsets_, 1 << d, l2, cosine, noise)
-            if f < 0:       # no feature has a border: every row stays left
-                f, b, after = 0, 0, before
-            descend(codes, leaf, f, b)
-            features[d], borders[d], gains[d] = f, b, max(0.0, after - before)
-            before = after
-        G = np.bincount(leaf, wg, n_leaves)
-        H = np.bincount(leaf, weight * hess, n_leaves)
-        values = -lr * G / (H + l2)
-        scores += values[leaf]
-        booster.add(features, borders, values, gains)
-        if valid is not None:
-            scores_va += values[leaves_of(codes_va, features, borders)]
-            if on_round is not None and on_round(scores_va):
-                break
+            grower.grow(np.ascontiguousarray(grad, dtype=np.float64),
+                        np.ascontiguousarray(hess, dtype=np.float64), scores,
+                        features[0], borders[0], values[0], gains[0])
+            leaves_va[0] = leaves_of(codes_va, features[0], borders[0])
+        for r in range(k):
+            booster.add(features[r], borders[r], values[r], gains[r])
+            if valid is not None:
+                scores_va += values[r][leaves_va[r]]
+                if on_round is not None and on_round(scores_va):
+                    return booster
+        t += k
     return booster

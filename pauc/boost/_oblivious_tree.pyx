@@ -20,6 +20,15 @@ The score of a candidate tree with leaf values ``a_l = -G_l / (W_l + lambda)``
 Rows are quantised (``uint8`` codes, at most 255 bins); the codes are stored
 feature-major so that a feature's pass reads one contiguous row of codes.
 
+:class:`Grower` grows whole trees without the GIL: the bootstrap weights
+(minimal variance sampling, Ibragimov & Gusev 2019, or the Bayesian bootstrap),
+the ``depth`` levels with their random strength, the Newton leaf values, and
+for log-loss the gradient itself, round after round
+(:meth:`Grower.grow_logloss`), so that folds boosted in parallel threads do
+not wait for each other between kernels.  Its random numbers come from
+:class:`Random` (xoshiro256**, Blackman & Vigna 2021), whose draws a test can
+replay.
+
 References
 ----------
 Prokhorenkova, L., Gusev, G., Vorobev, A., Dorogush, A. V. and Gulin, A.
@@ -27,16 +36,194 @@ Prokhorenkova, L., Gusev, G., Vorobev, A., Dorogush, A. V. and Gulin, A.
 
 Dorogush, A. V., Ershov, V. and Gulin, A. "CatBoost: gradient boosting with
 categorical features support." Workshop on ML Systems, NIPS 2017.
+
+Ibragimov, B. and Gusev, G. "Minimal Variance Sampling in Stochastic Gradient
+Boosting." NeurIPS 2019.
+
+Blackman, D. and Vigna, S. "Scrambled Linear Pseudorandom Number Generators."
+ACM Transactions on Mathematical Software 47(4), 2021.
 """
 
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport sqrt, INFINITY
+from libc.math cimport sqrt, exp, log, cos, pow, fabs, INFINITY, M_PI
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint8_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
 cnp.import_array()
+
+
+# ---------------------------------------------------------------- random numbers
+
+cdef inline uint64_t _rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+
+cdef inline uint64_t _next(uint64_t *s) noexcept nogil:
+    """xoshiro256** (Blackman & Vigna 2021): the next 64 random bits."""
+    cdef uint64_t result = _rotl(s[1] * 5, 7) * 9
+    cdef uint64_t t = s[1] << 17
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+cdef inline double _uniform(uint64_t *s) noexcept nogil:
+    """Uniform on [0, 1): the top 53 bits."""
+    return <double> (_next(s) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline double _normal(uint64_t *s) noexcept nogil:
+    """Standard normal by Marsaglia's polar method; the pair's second value is
+    kept in ``s[4]`` (its flag in ``s[5]``) for the next call."""
+    cdef double u, v, r, f
+    if s[5]:
+        s[5] = 0
+        return (<double *> &s[4])[0]
+    while True:
+        u = 2.0 * _uniform(s) - 1.0
+        v = 2.0 * _uniform(s) - 1.0
+        r = u * u + v * v
+        if 0.0 < r < 1.0:
+            break
+    f = sqrt(-2.0 * log(r) / r)
+    (<double *> &s[4])[0] = v * f
+    s[5] = 1
+    return u * f
+
+
+cdef class Random:
+    """The booster's random stream: xoshiro256** seeded by splitmix64, normals
+    by the polar method.
+
+    :class:`Grower` draws from it without the GIL; :meth:`uniform` and
+    :meth:`normal` draw the same numbers from Python (the tests replay a
+    round with them)."""
+
+    cdef uint64_t s[6]      # xoshiro's state, then the spare normal and its flag
+
+    def __init__(self, seed):
+        cdef uint64_t z = <uint64_t> (int(seed) & 0xFFFFFFFFFFFFFFFF)
+        cdef int k
+        for k in range(4):               # splitmix64: four well-mixed words from one seed
+            z += 0x9E3779B97F4A7C15ULL
+            self.s[k] = z
+            self.s[k] = (self.s[k] ^ (self.s[k] >> 30)) * 0xBF58476D1CE4E5B9ULL
+            self.s[k] = (self.s[k] ^ (self.s[k] >> 27)) * 0x94D049BB133111EBULL
+            self.s[k] = self.s[k] ^ (self.s[k] >> 31)
+        self.s[4] = 0
+        self.s[5] = 0
+
+    def uniform(self, Py_ssize_t n):
+        """``n`` draws, uniform on [0, 1)."""
+        out = np.empty(n)
+        cdef double[::1] o = out
+        cdef Py_ssize_t i
+        for i in range(n):
+            o[i] = _uniform(self.s)
+        return out
+
+    def normal(self, Py_ssize_t n):
+        """``n`` standard normal draws."""
+        out = np.empty(n)
+        cdef double[::1] o = out
+        cdef Py_ssize_t i
+        for i in range(n):
+            o[i] = _normal(self.s)
+        return out
+
+
+# ---------------------------------------------------------------- one level
+
+cdef struct Split:
+    int feature
+    int border
+    double score
+    double l2_score
+
+
+cdef Split _best_split(const uint8_t *codes, Py_ssize_t n_rows, Py_ssize_t n_features,
+                       const int32_t *leaf, const double *weighted_grad,
+                       const double *weight, const int32_t *n_bins, const int64_t *offsets,
+                       int n_leaves, Py_ssize_t max_bins, double l2, bint cosine,
+                       const double *noise, double *hist, double *totals, double *NUM,
+                       double *DEN) noexcept nogil:
+    """:func:`best_split` on raw arrays; ``hist`` holds ``2 x n_leaves x
+    max_bins`` doubles (each cell's gradient and weight side by side: one cache
+    line per row), ``totals`` ``2 x n_leaves``, ``NUM, DEN`` ``max_bins``."""
+    cdef Py_ssize_t f, i, l, b, base
+    cdef const uint8_t *row
+    cdef int nb
+    cdef Split best
+    cdef double g_left, w_left, g_right, w_right, g_tot, w_tot, s
+    cdef double num, den, prev_num, prev_den
+    cdef double inv_left, inv_right
+    best.feature, best.border, best.score, best.l2_score = -1, -1, -INFINITY, 0.0
+    # the leaves' totals are every feature's: once per level
+    for l in range(2 * n_leaves):
+        totals[l] = 0.0
+    for i in range(n_rows):
+        totals[2 * leaf[i]] += weighted_grad[i]
+        totals[2 * leaf[i] + 1] += weight[i]
+    for f in range(n_features):
+        nb = n_bins[f]
+        if nb < 2:
+            continue
+        row = codes + f * n_rows
+        memset(NUM, 0, nb * sizeof(double))
+        memset(DEN, 0, nb * sizeof(double))
+        memset(hist, 0, 2 * n_leaves * nb * sizeof(double))
+        for i in range(n_rows):
+            base = 2 * (leaf[i] * nb + row[i])
+            hist[base] += weighted_grad[i]
+            hist[base + 1] += weight[i]
+        for l in range(n_leaves):
+            base = 2 * l * nb
+            g_tot = totals[2 * l]
+            w_tot = totals[2 * l + 1]
+            g_left = 0.0
+            w_left = 0.0
+            prev_num = 0.0
+            prev_den = 0.0
+            # border b: bins 0..b go left.  The leaf's term changes only at a
+            # non-empty bin, so NUM and DEN receive its differences there
+            # (prefix-summed below): divisions at non-empty cells only
+            for b in range(nb - 1):
+                if b > 0 and hist[base + 2 * b + 1] == 0.0 and hist[base + 2 * b] == 0.0:
+                    continue
+                g_left = g_left + hist[base + 2 * b]
+                w_left = w_left + hist[base + 2 * b + 1]
+                g_right = g_tot - g_left
+                w_right = w_tot - w_left
+                inv_left = 1.0 / (w_left + l2)
+                inv_right = 1.0 / (w_right + l2)
+                num = g_left * g_left * inv_left + g_right * g_right * inv_right
+                NUM[b] += num - prev_num
+                prev_num = num
+                if cosine:
+                    den = (g_left * g_left * w_left * inv_left * inv_left
+                           + g_right * g_right * w_right * inv_right * inv_right)
+                    DEN[b] += den - prev_den
+                    prev_den = den
+        for b in range(1, nb - 1):
+            NUM[b] += NUM[b - 1]
+            DEN[b] += DEN[b - 1]
+        for b in range(nb - 1):
+            num = NUM[b]
+            if cosine:
+                den = DEN[b]
+                s = num / sqrt(den) if den > 0.0 else 0.0
+            else:
+                s = num
+            s = s + noise[offsets[f] + b]
+            if s > best.score:
+                best.feature, best.border, best.score, best.l2_score = <int> f, <int> b, s, num
+    return best
 
 
 def best_split(const uint8_t[:, ::1] codes, const int32_t[::1] leaf,
@@ -75,88 +262,301 @@ def best_split(const uint8_t[:, ::1] codes, const int32_t[::1] leaf,
         The ``"l2"`` score of that split without noise (its fall of the
         squared error, for the feature's gain).
     """
-    cdef Py_ssize_t n_features = codes.shape[0], n_rows = codes.shape[1]
-    cdef Py_ssize_t max_bins = 1, f, i, l, b, base
-    cdef int best_f = -1, best_b = -1, nb
-    cdef double best = -INFINITY, best_l2 = 0.0, g_left, w_left, g_right, w_right, g_tot, w_tot, s
-    cdef double num, den, prev_num, prev_den
-    cdef double *G
-    cdef double *W
-    cdef double *NUM
-    cdef double *DEN
-    for f in range(n_features):
-        if n_bins[f] > max_bins:
-            max_bins = n_bins[f]
-    G = <double *> malloc(n_leaves * max_bins * sizeof(double))
-    W = <double *> malloc(n_leaves * max_bins * sizeof(double))
-    NUM = <double *> malloc(max_bins * sizeof(double))
-    DEN = <double *> malloc(max_bins * sizeof(double))
-    if G == NULL or W == NULL or NUM == NULL or DEN == NULL:
-        free(G); free(W); free(NUM); free(DEN)
-        raise MemoryError()
-    try:
+    cdef Py_ssize_t max_bins = max(1, max(n_bins)) if n_bins.shape[0] else 1
+    cdef double[::1] hist = np.empty(2 * n_leaves * max_bins), totals = np.empty(2 * n_leaves)
+    cdef double[::1] NUM = np.empty(max_bins), DEN = np.empty(max_bins)
+    cdef Split best
+    if codes.shape[0] == 0:
+        return -1, -1, -INFINITY, 0.0
+    with nogil:
+        best = _best_split(&codes[0, 0], codes.shape[1], codes.shape[0], &leaf[0],
+                           &weighted_grad[0], &weight[0], &n_bins[0], &offsets[0], n_leaves,
+                           max_bins, l2, cosine, &noise[0] if noise.shape[0] else NULL,
+                           &hist[0], &totals[0], &NUM[0], &DEN[0])
+    return best.feature, best.border, best.score, best.l2_score
+
+
+# ---------------------------------------------------------------- minimal variance sampling
+
+cdef double _mvs(double *a, Py_ssize_t n, double n_kept) noexcept nogil:
+    """:func:`mvs_threshold` of ``a`` (reordered in place), in expected linear time.
+
+    ``f(mu) = #{a_i > mu} + sum_{a_i <= mu} a_i / mu`` falls with ``mu``; a
+    quickselect on it: the pivot ``v`` splits the undecided values three ways,
+    and ``f(v) > n_kept`` puts ``mu`` above ``v`` (the values up to ``v`` are
+    sampled, their sum is known), else below (the values from ``v`` up are kept
+    for sure).  Then ``mu = (sum of the sampled) / (n_kept - kept for sure)``."""
+    cdef Py_ssize_t lo = 0, hi = n, i, lt, gt, n_sure = 0
+    cdef double v, x, low_sum = 0.0, sum_le, f, largest = 0.0
+    if n_kept >= n:
+        return 0.0
+    for i in range(n):
+        if a[i] > largest:
+            largest = a[i]
+    if largest <= 0.0:
+        return 0.0
+    while lo < hi:
+        v = _median3(a[lo], a[lo + (hi - lo) // 2], a[hi - 1])
+        # three ways: a[lo:gt] > v, a[gt:lt] == v, a[lt:hi] < v
+        gt, i, lt = lo, lo, hi
+        sum_le = 0.0
+        while i < lt:
+            x = a[i]
+            if x > v:
+                a[i] = a[gt]
+                a[gt] = x
+                gt += 1
+                i += 1
+            elif x < v:
+                lt -= 1
+                a[i] = a[lt]
+                a[lt] = x
+                sum_le += x
+            else:
+                sum_le += x
+                i += 1
+        if v <= 0.0:
+            f = n_kept + 1.0             # mu > 0 = v
+        else:
+            f = n_sure + (gt - lo) + (low_sum + sum_le) / v
+        if f == n_kept:
+            return v
+        if f > n_kept:                   # mu above v: a[gt:hi] are sampled
+            low_sum += sum_le
+            hi = gt
+        else:                            # mu below v: a[lo:lt] are kept for sure
+            n_sure += lt - lo
+            lo = lt
+    return low_sum / (n_kept - n_sure)
+
+
+cdef inline double _median3(double x, double y, double z) noexcept nogil:
+    if x > y:
+        x, y = y, x
+    if y > z:
+        y = z
+    return x if x > y else y
+
+
+def mvs_threshold(g_hat, double n_kept):
+    """``mu`` with ``sum_i min(1, g_hat_i / mu) = n_kept`` (Ibragimov & Gusev
+    2019, eq. (6)): the rows above ``mu`` are always kept, the others with
+    probability ``g_hat_i / mu``.  0 when fewer than ``n_kept`` rows have
+    ``g_hat > 0`` (then every row is kept)."""
+    cdef double[::1] a = np.array(g_hat, dtype=np.float64, copy=True).ravel()
+    cdef double mu
+    if a.shape[0] == 0:
+        return 0.0
+    with nogil:
+        mu = _mvs(&a[0], a.shape[0], n_kept)
+    return mu
+
+
+# ---------------------------------------------------------------- whole trees
+
+BOOTSTRAP_CODES = {"mvs": 0, "bayesian": 1, "none": 2}
+
+
+cdef class Grower:
+    """Grows oblivious trees on quantised rows without the GIL
+    (:mod:`pauc.boost._oblivious`, steps 1-4 of a round).
+
+    Parameters
+    ----------
+    codes : uint8 array of shape (n_features, n_rows)
+    n_bins, offsets : the quantiser's bins per feature and border offsets
+    depth : int
+    learning_rate, l2_leaf_reg, random_strength : float
+    bootstrap : {"mvs", "bayesian", "none"}
+    subsample, bagging_temperature : float
+    cosine : bool
+    rng : Random
+        The stream every draw comes from, in this order per round: the
+        bootstrap's ``n_rows`` uniforms (none when MVS keeps every row, or
+        the temperature is 0), then ``offsets[-1]`` normals per level (none
+        without random strength).
+    """
+
+    cdef const uint8_t[:, ::1] codes
+    cdef const int32_t[::1] n_bins
+    cdef const int64_t[::1] offsets
+    cdef Py_ssize_t n_rows, n_features, n_borders, max_bins
+    cdef int depth, n_leaves, bootstrap
+    cdef double lr, l2, strength, subsample, temperature
+    cdef bint cosine
+    cdef Random rng
+    cdef double[::1] weight, wg, grad, hess, g_hat, ordered, noise
+    cdef double[::1] hist, totals, NUM, DEN, leaf_g, leaf_h
+    cdef int32_t[::1] leaf
+
+    def __init__(self, const uint8_t[:, ::1] codes, const int32_t[::1] n_bins,
+                 const int64_t[::1] offsets, int depth, double learning_rate,
+                 double l2_leaf_reg, double random_strength, str bootstrap, double subsample,
+                 double bagging_temperature, bint cosine, Random rng):
+        if bootstrap not in BOOTSTRAP_CODES:
+            raise ValueError(f"bootstrap must be one of {tuple(BOOTSTRAP_CODES)}, "
+                             f"got {bootstrap!r}")
+        n = codes.shape[1]
+        max_bins = max(1, max(n_bins)) if n_bins.shape[0] else 1
+        self.codes, self.n_bins, self.offsets = codes, n_bins, offsets
+        self.n_rows, self.n_features = n, codes.shape[0]
+        self.n_borders = offsets[offsets.shape[0] - 1]
+        self.depth, self.n_leaves = depth, 1 << depth
+        self.lr, self.l2, self.strength = learning_rate, l2_leaf_reg, random_strength
+        self.bootstrap, self.subsample = BOOTSTRAP_CODES[bootstrap], subsample
+        self.temperature, self.cosine, self.rng = bagging_temperature, cosine, rng
+        self.weight, self.wg = np.empty(n), np.empty(n)
+        self.grad, self.hess = np.empty(n), np.empty(n)
+        self.g_hat, self.ordered = np.empty(n), np.empty(n)
+        self.noise = np.zeros(max(1, self.n_borders))
+        self.max_bins = max_bins
+        self.hist = np.empty(2 * self.n_leaves * max_bins)
+        self.totals = np.empty(2 * self.n_leaves)
+        self.NUM, self.DEN = np.empty(max_bins), np.empty(max_bins)
+        self.leaf_g, self.leaf_h = np.empty(self.n_leaves), np.empty(self.n_leaves)
+        self.leaf = np.empty(n, dtype=np.int32)
+
+    cdef void _weights(self) noexcept nogil:
+        """Step 2: this round's bootstrap weights (0: left out) into ``weight``."""
+        cdef Py_ssize_t i, n = self.n_rows
+        cdef double reg = 0.0, mu, p
+        cdef uint64_t *s = self.rng.s
+        if self.bootstrap == 1 and self.temperature > 0.0:     # Rubin (1981)
+            for i in range(n):
+                self.weight[i] = pow(-log(1.0 - _uniform(s)), self.temperature)
+            return
+        mu = 0.0
+        if self.bootstrap == 0 and n > 0:
+            # minimal variance sampling: g_hat = sqrt(g^2 + lambda h^2) with
+            # lambda = mean(|g|)^2 (Ibragimov & Gusev 2019, Section 4)
+            for i in range(n):
+                reg += fabs(self.grad[i])
+            reg = (reg / n) * (reg / n)
+            for i in range(n):
+                self.g_hat[i] = sqrt(self.grad[i] * self.grad[i]
+                                     + reg * self.hess[i] * self.hess[i])
+                self.ordered[i] = self.g_hat[i]
+            mu = _mvs(&self.ordered[0], n, self.subsample * n)
+        if mu <= 0.0:                    # no bootstrap, or every row kept
+            for i in range(n):
+                self.weight[i] = 1.0
+            return
+        for i in range(n):               # kept with probability p_i, weighted 1 / p_i
+            p = self.g_hat[i] / mu
+            if p > 1.0:
+                p = 1.0
+            self.weight[i] = 1.0 / (p if p > 1e-300 else 1e-300) if _uniform(s) < p else 0.0
+
+    cdef void _tree(self, double *scores, int32_t *features, int32_t *borders,
+                    double *values, double *gains) noexcept nogil:
+        """Steps 2-4 for the gradient in ``grad, hess``: one tree, its leaf
+        values added to ``scores``."""
+        cdef Py_ssize_t i, k, n = self.n_rows
+        cdef int d, f, b
+        cdef double sd = 0.0, before, after, w_tot = 0.0, g_tot = 0.0
+        cdef const uint8_t *row
+        cdef uint64_t *s = self.rng.s
+        cdef Split split
+        self._weights()
+        for i in range(n):
+            self.wg[i] = self.weight[i] * self.grad[i]
+            self.leaf[i] = 0
+            sd += self.grad[i] * self.grad[i]
+            g_tot += self.wg[i]
+            w_tot += self.weight[i]
+        # random strength: noise of standard deviation strength * RMS gradient
+        sd = self.strength * sqrt(sd / n) if n > 0 else 0.0
+        before = g_tot * g_tot / (w_tot + self.l2)
+        for d in range(self.depth):
+            for k in range(self.n_borders):
+                self.noise[k] = _normal(s) * sd if sd > 0.0 else 0.0
+            split = _best_split(&self.codes[0, 0], n, self.n_features, &self.leaf[0],
+                                &self.wg[0], &self.weight[0], &self.n_bins[0],
+                                &self.offsets[0], 1 << d, self.max_bins, self.l2,
+                                self.cosine,
+                                &self.noise[0], &self.hist[0], &self.totals[0], &self.NUM[0],
+                                &self.DEN[0])
+            f, b, after = split.feature, split.border, split.l2_score
+            if f < 0:                    # no feature has a border: every row stays left
+                f, b, after = 0, 0, before
+            if self.n_features > 0:
+                row = &self.codes[f, 0]
+                for i in range(n):
+                    self.leaf[i] = 2 * self.leaf[i] + (row[i] > b)
+            else:
+                for i in range(n):
+                    self.leaf[i] = 2 * self.leaf[i]
+            features[d], borders[d] = f, b
+            gains[d] = after - before if after > before else 0.0
+            before = after
+        # step 4: a Newton step on every leaf, -lr sum w g / (sum w h + lambda)
+        for k in range(self.n_leaves):
+            self.leaf_g[k] = 0.0
+            self.leaf_h[k] = 0.0
+        for i in range(n):
+            self.leaf_g[self.leaf[i]] += self.wg[i]
+            self.leaf_h[self.leaf[i]] += self.weight[i] * self.hess[i]
+        for k in range(self.n_leaves):
+            values[k] = -self.lr * self.leaf_g[k] / (self.leaf_h[k] + self.l2)
+        for i in range(n):
+            scores[i] += values[self.leaf[i]]
+
+    def grow(self, const double[::1] grad, const double[::1] hess, double[::1] scores,
+             int32_t[::1] features, int32_t[::1] borders, double[::1] values,
+             double[::1] gains):
+        """One tree for the gradient ``grad`` and Hessian diagonal ``hess`` of
+        any loss at ``scores`` (updated in place); its levels, leaf values and
+        gains written into the four outputs (``depth``, ``depth``,
+        ``2 ** depth``, ``depth``)."""
+        self._check(scores.shape[0], features.shape[0], values.shape[0])
+        self.grad[:] = grad
+        self.hess[:] = hess
         with nogil:
-            for f in range(n_features):
-                nb = n_bins[f]
-                if nb < 2:
-                    continue
-                memset(G, 0, n_leaves * nb * sizeof(double))
-                memset(W, 0, n_leaves * nb * sizeof(double))
-                memset(NUM, 0, nb * sizeof(double))
-                memset(DEN, 0, nb * sizeof(double))
-                for i in range(n_rows):
-                    base = leaf[i] * nb + codes[f, i]
-                    G[base] += weighted_grad[i]
-                    W[base] += weight[i]
-                for l in range(n_leaves):
-                    base = l * nb
-                    g_tot = 0.0
-                    w_tot = 0.0
-                    for b in range(nb):
-                        g_tot = g_tot + G[base + b]
-                        w_tot = w_tot + W[base + b]
-                    g_left = 0.0
-                    w_left = 0.0
-                    prev_num = 0.0
-                    prev_den = 0.0
-                    # border b: bins 0..b go left.  The leaf's term changes only at
-                    # a non-empty bin, so NUM and DEN receive its differences there
-                    # (prefix-summed below): divisions at non-empty cells only
-                    for b in range(nb - 1):
-                        if b > 0 and W[base + b] == 0.0 and G[base + b] == 0.0:
-                            continue
-                        g_left = g_left + G[base + b]
-                        w_left = w_left + W[base + b]
-                        g_right = g_tot - g_left
-                        w_right = w_tot - w_left
-                        num = (g_left * g_left / (w_left + l2)
-                               + g_right * g_right / (w_right + l2))
-                        NUM[b] += num - prev_num
-                        prev_num = num
-                        if cosine:
-                            den = (g_left * g_left * w_left / ((w_left + l2) * (w_left + l2))
-                                   + g_right * g_right * w_right
-                                   / ((w_right + l2) * (w_right + l2)))
-                            DEN[b] += den - prev_den
-                            prev_den = den
-                for b in range(1, nb - 1):
-                    NUM[b] += NUM[b - 1]
-                    DEN[b] += DEN[b - 1]
-                for b in range(nb - 1):
-                    num = NUM[b]
-                    if cosine:
-                        den = DEN[b]
-                        s = num / sqrt(den) if den > 0.0 else 0.0
-                    else:
-                        s = num
-                    s = s + noise[offsets[f] + b]
-                    if s > best:
-                        best, best_f, best_b, best_l2 = s, <int> f, <int> b, num
-    finally:
-        free(G); free(W); free(NUM); free(DEN)
-    return best_f, best_b, best, best_l2
+            self._tree(&scores[0], &features[0], &borders[0], &values[0], &gains[0])
 
+    def grow_logloss(self, const double[::1] y, double[::1] scores, int n_rounds,
+                     int32_t[:, ::1] features, int32_t[:, ::1] borders,
+                     double[:, ::1] values, double[:, ::1] gains,
+                     const uint8_t[:, ::1] codes_va, int32_t[:, ::1] leaves_va):
+        """``n_rounds`` trees of log-loss (step 1: ``g = p - y``, ``h = p (1 -
+        p)``, ``p = 1 / (1 + exp(-score))``), row ``t`` of each output per round;
+        ``leaves_va[t]``: the leaf of every held-out row (``codes_va``, shape
+        ``(n_features, n_held_out)``) in tree ``t``."""
+        cdef Py_ssize_t i, t, n = self.n_rows, n_va = codes_va.shape[1]
+        cdef int d
+        cdef double p
+        self._check(scores.shape[0], features.shape[1], values.shape[1])
+        if y.shape[0] != n or features.shape[0] < n_rounds or leaves_va.shape[0] < n_rounds \
+                or leaves_va.shape[1] != n_va or codes_va.shape[0] != self.n_features:
+            raise ValueError("grow_logloss: outputs of the wrong shape")
+        with nogil:
+            for t in range(n_rounds):
+                for i in range(n):
+                    p = 1.0 / (1.0 + exp(-scores[i]))
+                    self.grad[i] = p - y[i]
+                    self.hess[i] = p * (1.0 - p)
+                self._tree(&scores[0], &features[t, 0], &borders[t, 0], &values[t, 0],
+                           &gains[t, 0])
+                for i in range(n_va):
+                    leaves_va[t, i] = 0
+                for d in range(self.depth):
+                    for i in range(n_va):
+                        leaves_va[t, i] = (2 * leaves_va[t, i]
+                                           + (codes_va[features[t, d], i] > borders[t, d]))
 
+    def weights(self, const double[::1] grad, const double[::1] hess):
+        """One round's bootstrap weights for ``grad, hess`` (drawn from the stream)."""
+        self._check(grad.shape[0], self.depth, self.n_leaves)
+        self.grad[:] = grad
+        self.hess[:] = hess
+        with nogil:
+            self._weights()
+        return np.asarray(self.weight).copy()
+
+    def _check(self, Py_ssize_t n, Py_ssize_t depth, Py_ssize_t n_leaves):
+        if n != self.n_rows or depth != self.depth or n_leaves != self.n_leaves or n == 0:
+            raise ValueError(f"Grower of {self.n_rows} rows, depth {self.depth}: got "
+                             f"{n} rows, {depth} levels, {n_leaves} leaves")
 def descend(const uint8_t[:, ::1] codes, int32_t[::1] leaf, int feature, int border):
     """One level down: ``leaf = 2 leaf + (code of feature > border)``, in place."""
     cdef Py_ssize_t i, n_rows = codes.shape[1]

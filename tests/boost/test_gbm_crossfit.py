@@ -241,6 +241,25 @@ def test_window_stopping_keeps_the_middle_of_an_early_best_stretch(stop_round):
     assert stopping.best_round == 6
 
 
+@pytest.mark.parametrize("stop_round", [_stop_round_lightgbm, _stop_round_xgboost])
+def test_logloss_patience_is_relative_to_the_best_round(stop_round):
+    """The log-loss rule waits as many rounds as its best took, at least
+    LOGLOSS_MIN_PATIENCE, at most the patience: an early least (round 6) stops
+    20 rounds later, a late one (round 300) waits the whole patience."""
+    from pauc.boost._stopping import LOGLOSS_MIN_PATIENCE
+    early = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95] + [0.1] * 300
+    stopping = Stopping("pauc", "logloss", patience=100, width=25)
+    assert stop_round(stopping, early) == 5 + LOGLOSS_MIN_PATIENCE
+    assert stopping.best_round == 6
+    middle = list(np.linspace(0.1, 0.9, 40)) + [0.1] * 300
+    stopping = Stopping("pauc", "logloss", patience=100, width=25)
+    assert stop_round(stopping, middle) == 39 + 40
+    late = list(np.linspace(0.1, 0.9, 300)) + [0.1] * 300
+    stopping = Stopping("pauc", "logloss", patience=100, width=25)
+    assert stop_round(stopping, late) == 299 + 100
+    assert stopping.best_round == 300
+
+
 def test_ten_rounds_keep_more_than_one():
     X, y = _data(2000, seed=6)
     model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=10,

@@ -1,13 +1,16 @@
 """pauc's oblivious-tree booster against brute force and its own invariants."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from pauc import objectives
+from pauc.boost import _oblivious
 from pauc.boost._oblivious import (OBLIVIOUS_DEFAULTS, ObliviousBooster, Quantizer, boost,
-                                   bootstrap_weights, mvs_threshold)
-from pauc.boost._oblivious_tree import best_split, descend, leaves_of
+                                   mvs_threshold)
+from pauc.boost._oblivious_tree import Grower, Random, best_split, descend, leaves_of
 from pauc.metrics import partial_auc
 
 
@@ -93,17 +96,133 @@ def test_mvs_threshold_keeps_the_requested_expected_count(values, share):
     assert np.minimum(1.0, a / mu).sum() == pytest.approx(n_kept, rel=1e-9, abs=1e-9)
 
 
+def _grower(codes, params, seed=0):
+    n_bins = np.array([codes[f].max() + 1 for f in range(codes.shape[0])], np.int32)
+    offsets = np.concatenate([[0], np.cumsum(n_bins - 1)]).astype(np.int64)
+    return Grower(codes, n_bins, offsets, params["depth"], params["learning_rate"],
+                  params["l2_leaf_reg"], params["random_strength"], params["bootstrap"],
+                  params["subsample"], params["bagging_temperature"],
+                  params["score"] == "cosine", Random(seed)), n_bins, offsets
+
+
 def test_mvs_weights_are_unbiased_and_keep_large_gradients():
     rng = np.random.default_rng(1)
     grad = np.r_[np.full(10, 0.9), rng.uniform(0.0, 0.01, 990)]
     hess = grad * (1 - grad)
+    codes = np.zeros((1, 1000), np.uint8)
+    grower, _, _ = _grower(codes, dict(OBLIVIOUS_DEFAULTS, subsample=0.5))
     total = np.zeros_like(grad)
     for _ in range(4000):
-        w = bootstrap_weights("mvs", rng, grad, hess, 0.5, 1.0)
+        w = grower.weights(grad, hess)
         assert np.all(w[:10] == 1.0)            # above the threshold: always kept, weight 1
         total += w
     # E[w_i] = 1 for every row (Ibragimov & Gusev 2019): Monte-Carlo, 4000 draws
     assert abs(total[10:].mean() / 4000 - 1.0) < 0.02
+    # about subsample * n rows kept per round
+    assert abs((w > 0).sum() - 500) < 60
+
+
+def test_random_stream_is_uniform_and_normal_and_seeded():
+    u, z = Random(7).uniform(200_000), Random(7).normal(200_000)
+    assert 0.0 <= u.min() and u.max() < 1.0
+    assert abs(u.mean() - 0.5) < 0.003 and abs(u.var() - 1 / 12) < 0.002
+    assert abs(z.mean()) < 0.01 and abs(z.std() - 1.0) < 0.01
+    assert abs(np.mean(np.abs(z) < 1.96) - 0.95) < 0.003
+    np.testing.assert_array_equal(Random(7).uniform(5), u[:5])
+    assert not np.array_equal(Random(8).uniform(5), u[:5])
+
+
+def _libm(function, values):
+    """``function`` of the C library on each value (numpy's own vectorised exp and
+    log may differ from it in the last bit, and a last bit decides a tie)."""
+    return np.array([function(v) for v in values])
+
+
+def reference_round(codes, n_bins, offsets, grad, hess, params, rng):
+    """One round read off the module docstring of pauc.boost._oblivious, in numpy,
+    drawing from ``rng`` in the Grower's order, summing in its order (left to
+    right): (features, borders, values, leaf)."""
+    n, depth, l2 = grad.shape[0], params["depth"], params["l2_leaf_reg"]
+    if params["bootstrap"] == "bayesian":
+        w = _libm(lambda u: math.pow(-math.log(1.0 - u), params["bagging_temperature"]),
+                  rng.uniform(n))
+    else:
+        mu = 0.0
+        if params["bootstrap"] == "mvs":
+            reg = (sum(abs(g) for g in grad) / n) ** 2
+            g_hat = np.sqrt(grad * grad + reg * hess * hess)
+            mu = mvs_threshold(g_hat, params["subsample"] * n)
+        if mu <= 0.0:
+            w = np.ones(n)
+        else:
+            p = np.minimum(1.0, g_hat / mu)
+            w = np.where(rng.uniform(n) < p, 1.0 / p, 0.0)
+    sd = params["random_strength"] * math.sqrt(sum(g * g for g in grad) / n)
+    leaf = np.zeros(n, np.int32)
+    features, borders = [], []
+    for d in range(depth):
+        noise = rng.normal(int(offsets[-1])) * sd if sd > 0 else np.zeros(int(offsets[-1]))
+        f, b, _, _ = best_split(codes, leaf, w * grad, w, n_bins, offsets, 1 << d, l2,
+                                params["score"] == "cosine", noise)
+        f, b = (0, 0) if f < 0 else (f, b)
+        leaf = (2 * leaf + (codes[f] > b)).astype(np.int32)
+        features.append(f)
+        borders.append(b)
+    G = np.bincount(leaf, w * grad, 1 << depth)
+    H = np.bincount(leaf, w * hess, 1 << depth)
+    return features, borders, -params["learning_rate"] * G / (H + l2), leaf
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n_rows=st.integers(5, 60), depth=st.integers(1, 4),
+       bootstrap=st.sampled_from(["mvs", "bayesian", "none"]), score=st.sampled_from(["cosine", "l2"]),
+       strength=st.sampled_from([0.0, 1.0]))
+def test_grower_rounds_equal_the_numpy_reading(seed, n_rows, depth, bootstrap, score, strength):
+    """Five log-loss rounds of the GIL-free kernel (steps 1-4 in Cython) equal the
+    numpy reading of the same round, drawing the same random numbers."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 6, size=(3, n_rows)).astype(np.uint8)
+    y = (rng.random(n_rows) < 0.3).astype(np.float64)
+    params = dict(OBLIVIOUS_DEFAULTS, depth=depth, bootstrap=bootstrap, score=score,
+                  random_strength=strength, learning_rate=0.3, subsample=0.6)
+    grower, n_bins, offsets = _grower(codes, params, seed)
+    twin = Random(seed)
+    codes_va = rng.integers(0, 6, size=(3, 7)).astype(np.uint8)
+    k = 5
+    out = [np.empty((k, depth), np.int32), np.empty((k, depth), np.int32),
+           np.empty((k, 1 << depth)), np.empty((k, depth))]
+    leaves_va = np.empty((k, 7), np.int32)
+    scores = np.zeros(n_rows)
+    grower.grow_logloss(y, scores, k, *out, codes_va, leaves_va)
+    want_scores = np.zeros(n_rows)
+    for t in range(k):
+        p = 1.0 / (1.0 + _libm(math.exp, -want_scores))
+        f, b, values, leaf = reference_round(codes, n_bins, offsets, p - y, p * (1 - p),
+                                             params, twin)
+        np.testing.assert_array_equal(out[0][t], f)
+        np.testing.assert_array_equal(out[1][t], b)
+        np.testing.assert_allclose(out[2][t], values, rtol=1e-10, atol=1e-14)
+        np.testing.assert_array_equal(leaves_va[t], leaves_of(codes_va, out[0][t], out[1][t]))
+        want_scores += values[leaf]
+    np.testing.assert_allclose(scores, want_scores, rtol=1e-10, atol=1e-13)
+
+
+def test_rounds_per_call_does_not_change_the_trees(monkeypatch):
+    X, is_pos = _problem()
+    params = dict(OBLIVIOUS_DEFAULTS, seed=5, learning_rate=0.1)
+
+    def run():
+        calls = []
+        booster = boost(params, "logloss", (0.0, 0.1), 40, X[:300], is_pos[:300],
+                        valid=X[300:], on_round=lambda s: calls.append(s.copy()) or len(calls) == 21)
+        return booster, calls
+    chunked, calls = run()
+    monkeypatch.setattr(_oblivious, "ROUNDS_PER_CALL", 1)
+    single, calls_single = run()
+    assert chunked.n_trees == single.n_trees == 21
+    for a, b in zip(chunked.arrays(), single.arrays()):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(calls[-1], calls_single[-1])
 
 
 def test_quantizer_codes_count_the_borders_below():
