@@ -61,12 +61,19 @@ NARROW = (0.0, 0.01)
 PEERS = ("lightgbm", "lightgbm-es", "xgboost", "catboost", "histgbc")
 # pauc's variants: GradientBoostingRanker keyword arguments (fpr_range added per window);
 # "_patch": {module: {name: value}} replaces module constants during the fit (to measure
-# another rule before making it the default)
+# another rule before making it the default); "_seed_offset" is added to random_state
 VARIANTS = {
     "gbm": {},              # the defaults (the exploratory runs of issue 25 were cached as "gbm")
     "gbm-final": {},        # the defaults as committed, run again after the rules were fixed
     "gbm-oblivious": {},    # the defaults with the oblivious-tree reference on small data
     "gbm-grower": {},       # ... their rounds GIL-free in Cython, relative log-loss patience
+    # the same with other seeds (random_state = split + offset): the spread of a 10-split mean
+    "gbm-grower-s100": {"_seed_offset": 100},
+    "gbm-grower-s200": {"_seed_offset": 200},
+    # the reference alone below 100 training positives (the five small sets)
+    "gbm-minpos": {},
+    "gbm-minpos-s100": {"_seed_offset": 100},
+    "gbm-minpos-s200": {"_seed_offset": 200},
 }
 
 
@@ -165,8 +172,9 @@ def run_one(name, k, split, method, cache):
         from pauc.boost import GradientBoostingRanker
         params = dict(VARIANTS[method])
         patch = params.pop("_patch", {})
+        seed = k + params.pop("_seed_offset", 0)
         for w in windows:
-            model = GradientBoostingRanker(w, random_state=k, n_jobs=1, **params)
+            model = GradientBoostingRanker(w, random_state=seed, n_jobs=1, **params)
             start = time.perf_counter()
             with _Patched(patch):
                 model.fit(X, y)

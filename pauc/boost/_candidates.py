@@ -8,7 +8,9 @@ strength and minimal variance sampling, learning rate 0.1 with early stopping),
 which carries what makes CatBoost's defaults win on small sets; LightGBM's
 log-loss and window exponential loss compete with it.  On larger data the
 reference is LightGBM's log-loss, with the window exponential loss and two
-regularised LightGBM configurations as competitors.
+regularised LightGBM configurations as competitors.  With fewer than
+``SELECTION_MIN_POSITIVES`` training positives the reference is boosted alone:
+the out-of-fold comparison of so few positives chooses by noise.
 
 The estimator's own parameters (``learning_rate``, ``num_leaves``,
 ``min_child_samples``, ``reg_lambda``) make LightGBM's *base* configuration;
@@ -89,18 +91,29 @@ LARGE_DATA = (LOGLOSS, EXPONENTIAL,
               Candidate("logloss-extra", "logloss", "logloss", dict(EXTRA_TREES)))
 
 
+# Fewer training positives than this: the reference alone.  The pooled out-of-fold
+# window pAUC of so few positives cannot tell the candidates apart, and choosing among
+# them by it cost test pAUC on every panel set with 37 to 73 training positives (3
+# seeds x 10 splits: red wine 0.2211 -> 0.2039, abalone 0.5134 -> 0.5054); with 391
+# (page-blocks0) the choice was even, with 1212 and more it gained
+# (docs/developer/measurements.rst).
+SELECTION_MIN_POSITIVES = 100
+
+
 def is_small(shape):
     """Whether data of ``shape = (n_rows, n_features)`` take the small-data candidates."""
     return (shape is not None and shape[1] <= OBLIVIOUS_MAX_FEATURES
             and shape[0] * shape[1] <= OBLIVIOUS_MAX_CELLS)
 
 
-def candidates(loss, shape=None):
+def candidates(loss, shape=None, n_pos=None):
     """The candidates boosted for the estimator's ``loss`` on data of ``shape``
-    (None: large); the first is the reference of the selection.  ``"auto"``:
-    ``SMALL_DATA`` or ``LARGE_DATA`` (module docstring).  A named loss: that
-    loss alone on LightGBM (or XGBoost), base configuration (log-loss stopped on
-    its log-loss)."""
+    (None: large) with ``n_pos`` positives (None: many); the first is the
+    reference of the selection.  ``"auto"``: ``SMALL_DATA`` or ``LARGE_DATA``
+    (module docstring), their reference alone below ``SELECTION_MIN_POSITIVES``
+    positives.  A named loss: that loss alone on LightGBM (or XGBoost), base
+    configuration (log-loss stopped on its log-loss)."""
     if loss == "auto":
-        return SMALL_DATA if is_small(shape) else LARGE_DATA
+        pool = SMALL_DATA if is_small(shape) else LARGE_DATA
+        return pool[:1] if n_pos is not None and n_pos < SELECTION_MIN_POSITIVES else pool
     return (Candidate(loss, loss, "logloss" if loss == "logloss" else "window"),)

@@ -159,8 +159,11 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         chosen on one half of the rows and applied to the other).  The
         candidate of highest pooled out-of-fold criterion is kept, provided it
         also beats the reference on at least 84 % of 100 paired bootstrap
-        resamples (``SELECTION_CONFIDENCE``); else the reference.  A named
-        loss boosts that loss alone.  Without early stopping ``"auto"`` is
+        resamples (``SELECTION_CONFIDENCE``); else the reference.  With fewer
+        than 100 training positives the reference is boosted alone
+        (``pauc.boost._candidates.SELECTION_MIN_POSITIVES``: the out-of-fold
+        comparison of so few positives chooses by noise).  A named loss
+        boosts that loss alone.  Without early stopping ``"auto"`` is
         log-loss on ``engine``.
     n_estimators : int or "auto", default="auto"
         Boosting rounds per candidate and fold: the maximum with early
@@ -447,7 +450,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max,
                                                                   size=3))
-        pool = candidates(self.loss, X.shape)
+        pool = candidates(self.loss, X.shape, int(is_pos.sum()))
         use_stopping = self._use_stopping(is_pos)
         if not _varying_features(X):
             warnings.warn(
