@@ -74,6 +74,10 @@ VARIANTS = {
     "gbm-minpos": {},
     "gbm-minpos-s100": {"_seed_offset": 100},
     "gbm-minpos-s200": {"_seed_offset": 200},
+    # ... and the oblivious candidate's L2 penalty 0.3 (the committed defaults)
+    "gbm-l2": {},
+    "gbm-l2-s100": {"_seed_offset": 100},
+    "gbm-l2-s200": {"_seed_offset": 200},
 }
 
 

@@ -143,7 +143,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         ``10**6``, and at most 100 features) the candidates ``"logloss-oblivious"``
         (the reference: log-loss on pauc's oblivious trees of depth 6 with
         CatBoost's cosine score, random strength 1, minimal variance sampling
-        of 80 % of the rows, L2 penalty 3 and learning rate 0.1, stopped on the
+        of 80 % of the rows, L2 penalty 0.3 and learning rate 0.1, stopped on the
         held-out log-loss; the tree parameters below are LightGBM's and do not
         apply to it), ``"logloss"`` (LightGBM's binary objective with
         this estimator's tree parameters, stopped on the held-out log-loss)

@@ -121,20 +121,18 @@ cdef class Random:
 
     def uniform(self, Py_ssize_t n):
         """``n`` draws, uniform on [0, 1)."""
-        out = np.empty(n)
-        cdef double[::1] o = out
-        cdef Py_ssize_t i
-        for i in range(n):
-            o[i] = _uniform(self.s)
-        return out
+        return self._draws(n, False)
 
     def normal(self, Py_ssize_t n):
         """``n`` standard normal draws."""
+        return self._draws(n, True)
+
+    def _draws(self, Py_ssize_t n, bint normal):
         out = np.empty(n)
         cdef double[::1] o = out
         cdef Py_ssize_t i
         for i in range(n):
-            o[i] = _normal(self.s)
+            o[i] = _normal(self.s) if normal else _uniform(self.s)
         return out
 
 
