@@ -13,6 +13,7 @@ splits, mean test pAUC over the windows [0, 0.05], [0, 0.1], [0.02, 0.05]):
 
     python bench/catboost_ablation.py catboost winequality-red-4 car-good
     python bench/catboost_ablation.py oblivious winequality-red-4 car-good
+    python bench/catboost_ablation.py oblivious car-good --columns defaults l2-0.3 l2-0.03
 """
 
 import argparse
@@ -41,6 +42,8 @@ CATBOOST = {
     "bayesian-bootstrap": {"bootstrap_type": "Bayesian"},
     "no-bootstrap": {"bootstrap_type": "No"},
     "one-newton-step": {"leaf_estimation_iterations": 1},
+    "l2-0.3": {"l2_leaf_reg": 0.3},
+    "l2-30": {"l2_leaf_reg": 30},
 }
 OBLIVIOUS = {
     "defaults": {},
@@ -49,6 +52,8 @@ OBLIVIOUS = {
     "l2-score": {"score": "l2"},
     "bayesian-bootstrap": {"bootstrap": "bayesian"},
     "no-bootstrap": {"bootstrap": "none"},
+    "l2-0.3": {"l2_leaf_reg": 0.3},
+    "l2-0.03": {"l2_leaf_reg": 0.03},
 }
 
 
