@@ -18,7 +18,8 @@ One round (Prokhorenkova et al. 2018, Algorithm 1 with plain boosting):
    default: a row is kept with probability ``p_i = min(1, g_hat_i / mu)``,
    ``g_hat_i = sqrt(g_i^2 + lambda h_i^2)``, ``lambda`` the squared mean
    ``|g|``, ``mu`` such that ``subsample * n`` rows are kept on average
-   (:func:`mvs_threshold`, Ibragimov & Gusev 2019, eq. (6)), and weighted
+   (:func:`pauc.boost._oblivious_tree.mvs_threshold`, Ibragimov & Gusev 2019,
+   eq. (6)), and weighted
    ``1 / p_i``), the Bayesian bootstrap ``(-log U_i)^T`` (Rubin 1981) or none;
 3. ``depth`` levels, each the (feature, border) of best score over all current
    leaves (:func:`pauc.boost._oblivious_tree.best_split`), plus normal noise of
@@ -45,7 +46,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import objectives
-from ._oblivious_tree import Grower, Random, add_trees, leaves_of, mvs_threshold  # noqa: F401
+from ._oblivious_tree import Grower, Random, add_trees
 
 # the defaults of the oblivious engine (CatBoost's, but the learning rate, which
 # CatBoost sets from the data size for a fixed 1000 rounds: here early stopping
@@ -207,8 +208,7 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
             grad, hess = objective.gradient(scores)
             grower.grow(np.ascontiguousarray(grad, dtype=np.float64),
                         np.ascontiguousarray(hess, dtype=np.float64), scores,
-                        features[0], borders[0], values[0], gains[0])
-            leaves_va[0] = leaves_of(codes_va, features[0], borders[0])
+                        features, borders, values, gains, codes_va, leaves_va)
         for r in range(k):
             booster.add(features[r], borders[r], values[r], gains[r])
             if valid is not None:

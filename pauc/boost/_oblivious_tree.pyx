@@ -355,6 +355,25 @@ def mvs_threshold(g_hat, double n_kept):
 BOOTSTRAP_CODES = {"mvs": 0, "bayesian": 1, "none": 2}
 
 
+# ---------------------------------------------------------------- leaves
+
+cdef inline void _descend(const uint8_t *row, int32_t *leaf, Py_ssize_t n,
+                          int border) noexcept nogil:
+    """One level down: ``leaf = 2 leaf + (code > border)`` for the codes ``row``."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        leaf[i] = 2 * leaf[i] + (row[i] > border)
+
+
+cdef void _leaves_of(const uint8_t *codes, Py_ssize_t n_rows, const int32_t *features,
+                     const int32_t *borders, int depth, int32_t *leaf) noexcept nogil:
+    """Each row's leaf in one tree (``codes`` feature-major, ``n_rows`` per feature)."""
+    cdef int d
+    memset(leaf, 0, n_rows * sizeof(int32_t))
+    for d in range(depth):
+        _descend(codes + features[d] * n_rows, leaf, n_rows, borders[d])
+
+
 cdef class Grower:
     """Grows oblivious trees on quantised rows without the GIL
     (:mod:`pauc.boost._oblivious`, steps 1-4 of a round).
@@ -394,6 +413,9 @@ cdef class Grower:
         if bootstrap not in BOOTSTRAP_CODES:
             raise ValueError(f"bootstrap must be one of {tuple(BOOTSTRAP_CODES)}, "
                              f"got {bootstrap!r}")
+        if codes.shape[0] == 0 or codes.shape[1] == 0:
+            raise ValueError(f"a Grower needs rows and features, got codes of shape "
+                             f"{tuple(codes.shape)}")
         n = codes.shape[1]
         max_bins = max(1, max(n_bins)) if n_bins.shape[0] else 1
         self.codes, self.n_bins, self.offsets = codes, n_bins, offsets
@@ -414,7 +436,7 @@ cdef class Grower:
         self.leaf_g, self.leaf_h = np.empty(self.n_leaves), np.empty(self.n_leaves)
         self.leaf = np.empty(n, dtype=np.int32)
 
-    cdef void _weights(self) noexcept nogil:
+    cdef void _weights(self, const double *grad, const double *hess) noexcept nogil:
         """Step 2: this round's bootstrap weights (0: left out) into ``weight``."""
         cdef Py_ssize_t i, n = self.n_rows
         cdef double reg = 0.0, mu, p
@@ -428,11 +450,10 @@ cdef class Grower:
             # minimal variance sampling: g_hat = sqrt(g^2 + lambda h^2) with
             # lambda = mean(|g|)^2 (Ibragimov & Gusev 2019, Section 4)
             for i in range(n):
-                reg += fabs(self.grad[i])
+                reg += fabs(grad[i])
             reg = (reg / n) * (reg / n)
             for i in range(n):
-                self.g_hat[i] = sqrt(self.grad[i] * self.grad[i]
-                                     + reg * self.hess[i] * self.hess[i])
+                self.g_hat[i] = sqrt(grad[i] * grad[i] + reg * hess[i] * hess[i])
                 self.ordered[i] = self.g_hat[i]
             mu = _mvs(&self.ordered[0], n, self.subsample * n)
         if mu <= 0.0:                    # no bootstrap, or every row kept
@@ -445,21 +466,21 @@ cdef class Grower:
                 p = 1.0
             self.weight[i] = 1.0 / (p if p > 1e-300 else 1e-300) if _uniform(s) < p else 0.0
 
-    cdef void _tree(self, double *scores, int32_t *features, int32_t *borders,
-                    double *values, double *gains) noexcept nogil:
-        """Steps 2-4 for the gradient in ``grad, hess``: one tree, its leaf
-        values added to ``scores``."""
+    cdef void _tree(self, const double *grad, const double *hess, double *scores,
+                    int32_t *features, int32_t *borders, double *values,
+                    double *gains) noexcept nogil:
+        """Steps 2-4 for the gradient ``grad`` and Hessian diagonal ``hess``: one
+        tree, its leaf values added to ``scores``."""
         cdef Py_ssize_t i, k, n = self.n_rows
         cdef int d, f, b
         cdef double sd = 0.0, before, after, w_tot = 0.0, g_tot = 0.0
-        cdef const uint8_t *row
         cdef uint64_t *s = self.rng.s
         cdef Split split
-        self._weights()
+        self._weights(grad, hess)
         for i in range(n):
-            self.wg[i] = self.weight[i] * self.grad[i]
+            self.wg[i] = self.weight[i] * grad[i]
             self.leaf[i] = 0
-            sd += self.grad[i] * self.grad[i]
+            sd += grad[i] * grad[i]
             g_tot += self.wg[i]
             w_tot += self.weight[i]
         # random strength: noise of standard deviation strength * RMS gradient
@@ -477,13 +498,7 @@ cdef class Grower:
             f, b, after = split.feature, split.border, split.l2_score
             if f < 0:                    # no feature has a border: every row stays left
                 f, b, after = 0, 0, before
-            if self.n_features > 0:
-                row = &self.codes[f, 0]
-                for i in range(n):
-                    self.leaf[i] = 2 * self.leaf[i] + (row[i] > b)
-            else:
-                for i in range(n):
-                    self.leaf[i] = 2 * self.leaf[i]
+            _descend(&self.codes[f, 0], &self.leaf[0], n, b)
             features[d], borders[d] = f, b
             gains[d] = after - before if after > before else 0.0
             before = after
@@ -493,86 +508,96 @@ cdef class Grower:
             self.leaf_h[k] = 0.0
         for i in range(n):
             self.leaf_g[self.leaf[i]] += self.wg[i]
-            self.leaf_h[self.leaf[i]] += self.weight[i] * self.hess[i]
+            self.leaf_h[self.leaf[i]] += self.weight[i] * hess[i]
         for k in range(self.n_leaves):
             values[k] = -self.lr * self.leaf_g[k] / (self.leaf_h[k] + self.l2)
         for i in range(n):
             scores[i] += values[self.leaf[i]]
 
     def grow(self, const double[::1] grad, const double[::1] hess, double[::1] scores,
-             int32_t[::1] features, int32_t[::1] borders, double[::1] values,
-             double[::1] gains):
+             int32_t[:, ::1] features, int32_t[:, ::1] borders, double[:, ::1] values,
+             double[:, ::1] gains, const uint8_t[:, ::1] codes_va, int32_t[:, ::1] leaves_va):
         """One tree for the gradient ``grad`` and Hessian diagonal ``hess`` of
-        any loss at ``scores`` (updated in place); its levels, leaf values and
-        gains written into the four outputs (``depth``, ``depth``,
-        ``2 ** depth``, ``depth``)."""
-        self._check(scores.shape[0], features.shape[0], values.shape[0])
-        self.grad[:] = grad
-        self.hess[:] = hess
+        any loss at ``scores`` (updated in place), written into row 0 of the
+        outputs of :meth:`grow_logloss`."""
+        self._check(1, scores, features, values, gains, codes_va, leaves_va)
+        if grad.shape[0] != self.n_rows or hess.shape[0] != self.n_rows:
+            raise ValueError(f"grad and hess need {self.n_rows} rows")
         with nogil:
-            self._tree(&scores[0], &features[0], &borders[0], &values[0], &gains[0])
+            self._tree(&grad[0], &hess[0], &scores[0], &features[0, 0], &borders[0, 0],
+                       &values[0, 0], &gains[0, 0])
+            self._held_out(codes_va, features, borders, leaves_va, 0)
 
     def grow_logloss(self, const double[::1] y, double[::1] scores, int n_rounds,
                      int32_t[:, ::1] features, int32_t[:, ::1] borders,
                      double[:, ::1] values, double[:, ::1] gains,
                      const uint8_t[:, ::1] codes_va, int32_t[:, ::1] leaves_va):
         """``n_rounds`` trees of log-loss (step 1: ``g = p - y``, ``h = p (1 -
-        p)``, ``p = 1 / (1 + exp(-score))``), row ``t`` of each output per round;
-        ``leaves_va[t]``: the leaf of every held-out row (``codes_va``, shape
-        ``(n_features, n_held_out)``) in tree ``t``."""
-        cdef Py_ssize_t i, t, n = self.n_rows, n_va = codes_va.shape[1]
-        cdef int d
+        p)``, ``p = 1 / (1 + exp(-score))``), row ``t`` of each output per round
+        (levels, levels, ``2 ** depth`` leaf values, gains); ``leaves_va[t]``:
+        the leaf of every held-out row (``codes_va``, shape ``(n_features,
+        n_held_out)``) in tree ``t``."""
+        cdef Py_ssize_t i, t, n = self.n_rows
         cdef double p
-        self._check(scores.shape[0], features.shape[1], values.shape[1])
-        if y.shape[0] != n or features.shape[0] < n_rounds or leaves_va.shape[0] < n_rounds \
-                or leaves_va.shape[1] != n_va or codes_va.shape[0] != self.n_features:
-            raise ValueError("grow_logloss: outputs of the wrong shape")
+        self._check(n_rounds, scores, features, values, gains, codes_va, leaves_va)
+        if y.shape[0] != n:
+            raise ValueError(f"y needs {n} rows")
         with nogil:
             for t in range(n_rounds):
                 for i in range(n):
                     p = 1.0 / (1.0 + exp(-scores[i]))
                     self.grad[i] = p - y[i]
                     self.hess[i] = p * (1.0 - p)
-                self._tree(&scores[0], &features[t, 0], &borders[t, 0], &values[t, 0],
-                           &gains[t, 0])
-                for i in range(n_va):
-                    leaves_va[t, i] = 0
-                for d in range(self.depth):
-                    for i in range(n_va):
-                        leaves_va[t, i] = (2 * leaves_va[t, i]
-                                           + (codes_va[features[t, d], i] > borders[t, d]))
+                self._tree(&self.grad[0], &self.hess[0], &scores[0], &features[t, 0],
+                           &borders[t, 0], &values[t, 0], &gains[t, 0])
+                self._held_out(codes_va, features, borders, leaves_va, t)
+
+    cdef void _held_out(self, const uint8_t[:, ::1] codes_va, int32_t[:, ::1] features,
+                        int32_t[:, ::1] borders, int32_t[:, ::1] leaves_va,
+                        Py_ssize_t t) noexcept nogil:
+        if codes_va.shape[1] > 0:
+            _leaves_of(&codes_va[0, 0], codes_va.shape[1], &features[t, 0], &borders[t, 0],
+                       self.depth, &leaves_va[t, 0])
 
     def weights(self, const double[::1] grad, const double[::1] hess):
         """One round's bootstrap weights for ``grad, hess`` (drawn from the stream)."""
-        self._check(grad.shape[0], self.depth, self.n_leaves)
-        self.grad[:] = grad
-        self.hess[:] = hess
+        if grad.shape[0] != self.n_rows or hess.shape[0] != self.n_rows:
+            raise ValueError(f"grad and hess need {self.n_rows} rows")
         with nogil:
-            self._weights()
+            self._weights(&grad[0], &hess[0])
         return np.asarray(self.weight).copy()
 
-    def _check(self, Py_ssize_t n, Py_ssize_t depth, Py_ssize_t n_leaves):
-        if n != self.n_rows or depth != self.depth or n_leaves != self.n_leaves or n == 0:
-            raise ValueError(f"Grower of {self.n_rows} rows, depth {self.depth}: got "
-                             f"{n} rows, {depth} levels, {n_leaves} leaves")
+    def _check(self, Py_ssize_t n_rounds, scores, features, values, gains, codes_va,
+               leaves_va):
+        """The outputs' shapes for ``n_rounds`` trees (a ValueError naming them)."""
+        if (scores.shape[0] != self.n_rows or features.shape[0] < n_rounds
+                or features.shape[1] != self.depth or values.shape[1] != self.n_leaves
+                or values.shape[0] < n_rounds or gains.shape[0] < n_rounds
+                or gains.shape[1] != self.depth or codes_va.shape[0] != self.n_features
+                or leaves_va.shape[0] < n_rounds or leaves_va.shape[1] != codes_va.shape[1]):
+            raise ValueError(
+                f"Grower of {self.n_rows} rows, {self.n_features} features, depth "
+                f"{self.depth}: for {n_rounds} trees got scores of {scores.shape[0]} rows, "
+                f"levels {tuple(features.shape)}, values {tuple(values.shape)}, gains "
+                f"{tuple(gains.shape)}, held-out codes {tuple(codes_va.shape)} and leaves "
+                f"{tuple(leaves_va.shape)}")
+
+
 def descend(const uint8_t[:, ::1] codes, int32_t[::1] leaf, int feature, int border):
     """One level down: ``leaf = 2 leaf + (code of feature > border)``, in place."""
-    cdef Py_ssize_t i, n_rows = codes.shape[1]
     with nogil:
-        for i in range(n_rows):
-            leaf[i] = 2 * leaf[i] + (codes[feature, i] > border)
+        _descend(&codes[feature, 0], &leaf[0], codes.shape[1], border)
 
 
 def leaves_of(const uint8_t[:, ::1] codes, const int32_t[::1] features,
               const int32_t[::1] borders):
     """Each row's leaf in the tree asking ``features[d] > borders[d]`` at level ``d``."""
-    cdef Py_ssize_t i, d, n_rows = codes.shape[1], depth = features.shape[0]
-    cdef cnp.ndarray[int32_t, ndim=1] out = np.zeros(n_rows, dtype=np.int32)
+    out = np.zeros(codes.shape[1], dtype=np.int32)
     cdef int32_t[::1] leaf = out
-    with nogil:
-        for i in range(n_rows):
-            for d in range(depth):
-                leaf[i] = 2 * leaf[i] + (codes[features[d], i] > borders[d])
+    if codes.shape[1] > 0:
+        with nogil:
+            _leaves_of(&codes[0, 0], codes.shape[1], &features[0], &borders[0],
+                       features.shape[0], &leaf[0])
     return out
 
 
@@ -581,12 +606,13 @@ def add_trees(const uint8_t[:, ::1] codes, const int32_t[:, ::1] features,
               Py_ssize_t start, Py_ssize_t stop, double[::1] scores):
     """Add trees ``start .. stop - 1`` (rows of ``features``, ``borders``,
     ``values``) to ``scores``, in place."""
-    cdef Py_ssize_t i, t, d, depth = features.shape[1], n_rows = codes.shape[1]
-    cdef int32_t leaf
+    cdef Py_ssize_t i, t, n_rows = codes.shape[1]
+    cdef int32_t[::1] leaf = np.empty(n_rows, dtype=np.int32)
+    if n_rows == 0:
+        return
     with nogil:
-        for i in range(n_rows):
-            for t in range(start, stop):
-                leaf = 0
-                for d in range(depth):
-                    leaf = 2 * leaf + (codes[features[t, d], i] > borders[t, d])
-                scores[i] += values[t, leaf]
+        for t in range(start, stop):
+            _leaves_of(&codes[0, 0], n_rows, &features[t, 0], &borders[t, 0],
+                       features.shape[1], &leaf[0])
+            for i in range(n_rows):
+                scores[i] += values[t, leaf[i]]

@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 from pauc import objectives
 from pauc.boost import _oblivious
-from pauc.boost._oblivious import (OBLIVIOUS_DEFAULTS, ObliviousBooster, Quantizer, boost,
-                                   mvs_threshold)
-from pauc.boost._oblivious_tree import Grower, Random, best_split, descend, leaves_of
+from pauc.boost._oblivious import OBLIVIOUS_DEFAULTS, ObliviousBooster, Quantizer, boost
+from pauc.boost._oblivious_tree import (Grower, Random, best_split, descend, leaves_of,
+                                        mvs_threshold)
 from pauc.metrics import partial_auc
 
 

@@ -90,17 +90,23 @@ def test_fold_labels_round_trip():
 
 
 # ------------------------------------------- held-out rows in the objective and metric
+def _fold_coded(seed, n, n_features, n_folds):
+    """Rows, labels (30 % positives), fold ids, scores and the fold-coded matrix
+    (label ``is_positive + 2 fold``) of a small random problem."""
+    rng = np.random.RandomState(seed)
+    X = rng.randn(n, n_features).astype(np.float32)
+    y = rng.rand(n) < 0.3
+    folds = rng.randint(0, n_folds, size=n)
+    scores = rng.randn(n).astype(np.float32)
+    return X, y, folds, scores, xgb.DMatrix(X, label=y + 2.0 * folds)
+
+
 @pytest.mark.parametrize("loss", ["exponential", "logloss"])
 def test_objective_gives_held_out_rows_no_gradient(loss):
     """Fold k's rows get zero gradient and Hessian; the other rows get exactly the
     objective of the matrix without fold k (one process: the collective is the
     identity)."""
-    rng = np.random.RandomState(2)
-    X = rng.randn(400, 3).astype(np.float32)
-    y = rng.rand(400) < 0.3
-    folds = rng.randint(0, 3, size=400)
-    scores = rng.randn(400).astype(np.float32)
-    coded = xgb.DMatrix(X, label=y + 2.0 * folds)
+    X, y, folds, scores, coded = _fold_coded(seed=2, n=400, n_features=3, n_folds=3)
     grad, hess = GlobalWindowObjective((0.0, 0.2), loss, fold_coded=True, held_out=1)(
         scores, coded)
     train = folds != 1
@@ -120,12 +126,7 @@ def test_objective_gives_held_out_rows_no_gradient(loss):
 
 
 def test_metric_reads_the_held_out_fold_only():
-    rng = np.random.RandomState(3)
-    X = rng.randn(500, 2).astype(np.float32)
-    y = rng.rand(500) < 0.3
-    folds = rng.randint(0, 2, size=500)
-    scores = rng.randn(500).astype(np.float32)
-    coded = xgb.DMatrix(X, label=y + 2.0 * folds)
+    _, y, folds, scores, coded = _fold_coded(seed=3, n=500, n_features=2, n_folds=2)
     held = folds == 0
     windows = validation_windows(int((~y[held]).sum()), (0.0, 0.1))
     value = GlobalWindowMetric(windows, fold_coded=True, held_out=0).value(scores, coded)
