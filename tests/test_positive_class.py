@@ -229,6 +229,9 @@ def test_fraud_is_the_positive_class_when_named(fraud, ranker):
     with pytest.raises(ValueError, match="pass pos_label"):
         ranker().fit(X, y)
     est = ranker(pos_label="fraud")
+    if "random_state" in est.get_params():
+        # seeded: MartiRank's default (None) falls below the bar on about 2 % of seeds
+        est.set_params(random_state=0)
     if "fpr_range" in est.get_params():
         est.set_params(fpr_range=(0.0, 0.1))
     with warnings.catch_warnings():
