@@ -457,7 +457,7 @@ def test_few_negatives_in_window_warns():
 
 # ---------------------------------------------------------------- coverage (slow)
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=5)
 def test_bootstrap_coverage_binormal_partial_auc():
     """Binormal model, negatives N(0, 1), positives N(mu, 1): the population
     ROC is TPR(u) = Φ(mu + Φ⁻¹(1 - u)) (upper tail), its pAUC over [0, β]
@@ -478,7 +478,7 @@ def test_bootstrap_coverage_binormal_partial_auc():
     assert 930 <= covered <= 970, covered
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=3)
 def test_delong_coverage_binormal_auc():
     """DeLong's normal interval is asymptotic: at 100 / 150 rows it covers 92.9 %
     with this seed (slightly anti-conservative, as known); at 300 / 300, 94.3 %."""

@@ -307,7 +307,7 @@ def test_empty_window_names_the_part_and_its_negatives():
 # quality: the issue's acceptance figures
 # --------------------------------------------------------------------------
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=25)
 def test_a9a_never_worse_than_logloss_lightgbm_or_histgbc():
     """a9a, the shipped split: defaults >= max(LightGBM log-loss with the same rounds and
     early stopping on log-loss, HistGradientBoostingClassifier()) - 0.005."""
@@ -315,7 +315,8 @@ def test_a9a_never_worse_than_logloss_lightgbm_or_histgbc():
     hist = HistGradientBoostingClassifier(random_state=0).fit(X.toarray(), y)
     s_hist = hist.predict_proba(Xt.toarray())[:, 1]
     for window in [(0.0, 0.1), (0.02, 0.05)]:
-        model = GradientBoostingRanker(window, random_state=0).fit(X, y)
+        # n_jobs=2: the same model (tests/boost/test_gbm_crossfit.py), in less time
+        model = GradientBoostingRanker(window, random_state=0, n_jobs=2).fit(X, y)
         ref = _logloss_lightgbm_early_stopped(model, X, y)
         s_ref = ref.predict(Xt, raw_score=True)
         bar = max(partial_auc(yt, s_ref, fpr_range=window),
@@ -334,7 +335,7 @@ def _logloss_lightgbm_early_stopped(model, X, y):
         callbacks=[lgb.early_stopping(model.n_iter_no_change, verbose=False)])
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=50)
 def test_make_classification_better_where_it_pays():
     """The issue's make_classification set: pAUC[0, 0.1] >= log-loss LightGBM + 0.015,
     pAUC[0, 0.01] >= log-loss LightGBM - 0.005 (300 rounds, as in the issue)."""
@@ -344,7 +345,7 @@ def test_make_classification_better_where_it_pays():
     ref = lgb.LGBMClassifier(n_estimators=300, verbose=-1, n_jobs=1, random_state=0)
     s_ref = ref.fit(X, y).predict(Xt, raw_score=True)
     for window, margin in [((0.0, 0.1), 0.015), ((0.0, 0.01), -0.005)]:
-        model = GradientBoostingRanker(window, random_state=0).fit(X, y)
+        model = GradientBoostingRanker(window, random_state=0, n_jobs=2).fit(X, y)
         assert model.score(Xt, yt) >= partial_auc(yt, s_ref, fpr_range=window) + margin
 
 

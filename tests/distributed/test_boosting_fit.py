@@ -140,7 +140,7 @@ def test_killed_worker_is_a_clear_error_not_a_hang(monkeypatch):
         assert time.perf_counter() - start < 60
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=60)
 def test_distributed_and_single_process_fits_agree_on_test_pauc(cluster_client):
     """200,000 rows, sorted adversarially: test pAUC within 0.01 in three windows.
 

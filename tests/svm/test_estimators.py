@@ -359,7 +359,7 @@ def test_objective_matches_the_oracle_surrogate():
 
 
 # --------------------------------------------------------------------------- paper
-@pytest.mark.slow
+@pytest.mark.slow(seconds=30)
 def test_paper_table_4_a9a():
     """Table 4, a9a column: pAUC(0.02, 0.05) on the shipped test split, C chosen on a
     3-fold validation split of the training data from the paper's grid, with the paper's

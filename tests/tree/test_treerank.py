@@ -345,7 +345,7 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=3)
 def test_a9a_defaults_reach_the_r_package_auc():
     """Issue 5 benchmark row: TreeRank() on the shipped a9a split reaches a test
     AUC >= 0.885 (the archived R TreeRank, LeafRank = CART depth 10, gets 0.8899)."""
