@@ -23,8 +23,9 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     _, _, dX, dy = sorted_chunks(X, y)
     # cv=1: one validation split (cv="auto" would cross-fit 5 folds on 6000 rows, as in
     # memory: tests/distributed/test_boosting_crossfit.py)
+    # (at most 80 rounds: the checks below are of the format and the agreement, not of quality)
     model = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=15, cv=1,
-                                   random_state=0).fit(dX, dy)
+                                   n_estimators=80, random_state=0).fit(dX, dy)
     # the in-memory estimator's candidates and format, on one validation split
     assert set(model.validation_history_) == {"logloss", "exponential", "logloss-small", "logloss-extra"}
     assert model.n_splits_ == 1 and model.selected_ in model.cv_results_["candidate"]
@@ -70,7 +71,7 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     frame = dd.from_dask_array(dX, columns=[f"x{k}" for k in range(6)])
     series = dd.from_dask_array(dy)
     again = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=15, cv=1,
-                                   random_state=0).fit(frame, series)
+                                   n_estimators=80, random_state=0).fit(frame, series)
     assert set(again.validation_history_) == {"logloss", "exponential", "logloss-small", "logloss-extra"}
     assert isinstance(again.decision_function(frame), da.Array)
     X_te, y_te = nonlinear(4000, seed=9)

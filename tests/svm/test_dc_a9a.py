@@ -12,7 +12,7 @@ from pauc.svm import PartialAUCSVM
 from _paper_protocol import PAPER_C_GRID_PAUC, select_and_test
 
 
-@pytest.mark.slow(seconds=45)
+@pytest.mark.slow(seconds=40)
 def test_paper_table_4_a9a_hinge_by_cccp():
     """pAUC(0.02, 0.05) on the shipped a9a test split of PartialAUCSVM(surrogate="hinge"),
     C chosen from the paper's grid {1e-5, ..., 1e3} by 3-fold validation on the training
