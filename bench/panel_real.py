@@ -78,7 +78,30 @@ VARIANTS = {
     "gbm-l2": {},
     "gbm-l2-s100": {"_seed_offset": 100},
     "gbm-l2-s200": {"_seed_offset": 200},
+    # 4 folds instead of 5 up to 10 000 rows (cv="auto"), held-out log-loss in the kernel
+    "gbm-k4": {"_patch": {"pauc.boost._crossfit": {"SMALL_DATA_FOLDS": 4}}},
+    "gbm-k4-s100": {"_patch": {"pauc.boost._crossfit": {"SMALL_DATA_FOLDS": 4}},
+                    "_seed_offset": 100},
+    "gbm-k4-s200": {"_patch": {"pauc.boost._crossfit": {"SMALL_DATA_FOLDS": 4}},
+                    "_seed_offset": 200},
 }
+
+
+def _oblivious_learning_rate(rate):
+    """A patch: the small-data pool with the oblivious reference at ``rate``."""
+    from pauc.boost import _candidates
+    reference = _candidates.SMALL_DATA[0]
+    config = dict(reference.config, learning_rate=rate)
+    import dataclasses
+    pool = (dataclasses.replace(reference, config=config),) + _candidates.SMALL_DATA[1:]
+    return {"pauc.boost._candidates": {"SMALL_DATA": pool}}
+
+
+# the oblivious reference's learning rate 0.2 / 0.15 instead of 0.1
+for _rate, _tag in ((0.2, "lr20"), (0.15, "lr15")):
+    for _offset in (0, 100, 200):
+        VARIANTS[f"gbm-{_tag}" + (f"-s{_offset}" if _offset else "")] = {
+            "_patch": _oblivious_learning_rate(_rate), "_seed_offset": _offset}
 
 
 class _Patched:

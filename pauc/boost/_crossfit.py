@@ -30,8 +30,10 @@ from ._stopping import Stopping, ValidationCriterion, validation_windows
 # cv="auto": a single validation split when its window holds this many negatives
 # and it holds this many positives
 SINGLE_SPLIT_MIN = 1000
-# cv="auto": 5 folds up to this many rows, 3 above
+# cv="auto": SMALL_DATA_FOLDS folds up to SMALL_DATA_ROWS rows, LARGE_DATA_FOLDS above
 SMALL_DATA_ROWS = 10_000
+SMALL_DATA_FOLDS = 5
+LARGE_DATA_FOLDS = 3
 
 
 def auto_n_folds(n_pos, n_neg, fpr_range, validation_fraction):
@@ -40,7 +42,8 @@ def auto_n_folds(n_pos, n_neg, fpr_range, validation_fraction):
     if (validation_fraction * n_neg * (beta - alpha) >= SINGLE_SPLIT_MIN
             and validation_fraction * n_pos >= SINGLE_SPLIT_MIN):
         return 1
-    return min(5 if n_pos + n_neg <= SMALL_DATA_ROWS else 3, n_pos, n_neg)
+    n_folds = SMALL_DATA_FOLDS if n_pos + n_neg <= SMALL_DATA_ROWS else LARGE_DATA_FOLDS
+    return min(n_folds, n_pos, n_neg)
 
 
 def plan_folds(cv, validation_fraction, X, is_pos, fpr_range, seed):

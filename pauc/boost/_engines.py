@@ -347,14 +347,15 @@ class ObliviousEngine(Engine):
             is_pos_va = np.ascontiguousarray(valid[1], dtype=np.bool_)
             with_logloss = stopping.rule == "logloss"
 
-            def on_round(scores):
+            def on_round(scores, loss_va):      # (the held-out log-loss from the kernel)
                 value = None if criterion is None else criterion.value(is_pos_va, scores)
-                loss_va = held_out_logloss(is_pos_va, scores) if with_logloss else None
+                loss_va = loss_va if with_logloss else None
                 if log:
                     print(f"[oblivious] {value} {loss_va}")
                 return stopping.update(value, loss_va)
         return boost(params, loss, fpr_range, n_rounds, train[0], train[1],
-                     valid=None if valid is None else valid[0], on_round=on_round)
+                     valid=None if valid is None else valid[0], on_round=on_round,
+                     valid_is_pos=None if valid is None else valid[1])
 
     def predict(self, booster, X, n_rounds):
         return booster.predict(X, n_rounds)

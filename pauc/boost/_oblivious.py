@@ -26,7 +26,8 @@ One round (Prokhorenkova et al. 2018, Algorithm 1 with plain boosting):
    standard deviation ``random_strength * sqrt(mean(g^2))``;
 4. leaf values ``-learning_rate * sum_l w g / (sum_l w h + l2_leaf_reg)``.
 
-Steps 2-4 (and step 1 for log-loss) run in Cython without the GIL
+Steps 2-4 (and step 1 for log-loss), the held-out rows' scores and their
+log-loss (the stopping rule's input) run in Cython without the GIL
 (:class:`pauc.boost._oblivious_tree.Grower`), with their own random stream
 (:class:`pauc.boost._oblivious_tree.Random`): folds boosted in parallel
 threads do not wait for each other.
@@ -151,7 +152,8 @@ class ObliviousBooster:
         return out
 
 
-def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=None):
+def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=None,
+          valid_is_pos=None):
     """Grow up to ``n_rounds`` oblivious trees on ``(X, is_pos)`` for ``loss``.
 
     Parameters
@@ -166,8 +168,11 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
     valid : X or None
         Held-out rows whose raw scores are updated every round.
     on_round : callable or None
-        ``on_round(held_out_scores)`` after every round (with ``valid``);
-        True stops the boosting.
+        ``on_round(held_out_scores, held_out_logloss)`` after every round
+        (with ``valid``; the log-loss is NaN without ``valid_is_pos``); True
+        stops the boosting.
+    valid_is_pos : bool array or None
+        The held-out rows' labels: the kernel computes their log-loss.
 
     Returns
     -------
@@ -187,7 +192,12 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
     booster = ObliviousBooster(quantizer, depth)
     scores = np.zeros(codes.shape[1])
     codes_va = quantizer.codes(X[:0] if valid is None else valid)
-    scores_va = np.zeros(codes_va.shape[1])
+    n_va = codes_va.shape[1]
+    scores_va, kernel_scores_va = np.zeros(n_va), np.zeros(n_va)
+    y_va = (np.zeros(n_va) if valid_is_pos is None
+            else np.asarray(valid_is_pos, dtype=np.float64).ravel())
+    if y_va.shape[0] != n_va:
+        raise ValueError(f"valid_is_pos holds {y_va.shape[0]} labels for {n_va} held-out rows")
     n_leaves = 1 << depth
     objective = (None if loss == "logloss"
                  else objectives.WindowObjective(is_pos, fpr_range, loss, 0.0))
@@ -200,20 +210,22 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
         k = min(ROUNDS_PER_CALL if objective is None else 1, n_rounds - t)
         features, borders = np.empty((k, depth), np.int32), np.empty((k, depth), np.int32)
         values, gains = np.empty((k, n_leaves)), np.empty((k, depth))
-        leaves_va = np.empty((k, codes_va.shape[1]), np.int32)
+        leaves_va, losses_va = np.empty((k, n_va), np.int32), np.empty(k)
         if objective is None:
             grower.grow_logloss(y, scores, k, features, borders, values, gains,
-                                codes_va, leaves_va)
+                                codes_va, leaves_va, y_va, kernel_scores_va, losses_va)
         else:
             grad, hess = objective.gradient(scores)
             grower.grow(np.ascontiguousarray(grad, dtype=np.float64),
                         np.ascontiguousarray(hess, dtype=np.float64), scores,
-                        features, borders, values, gains, codes_va, leaves_va)
+                        features, borders, values, gains, codes_va, leaves_va, y_va,
+                        kernel_scores_va, losses_va)
         for r in range(k):
             booster.add(features[r], borders[r], values[r], gains[r])
             if valid is not None:
                 scores_va += values[r][leaves_va[r]]
-                if on_round is not None and on_round(scores_va):
+                if on_round is not None and on_round(
+                        scores_va, np.nan if valid_is_pos is None else losses_va[r]):
                     return booster
         t += k
     return booster

@@ -46,7 +46,7 @@ ACM Transactions on Mathematical Software 47(4), 2021.
 
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport sqrt, exp, log, cos, pow, fabs, INFINITY, M_PI
+from libc.math cimport sqrt, exp, log, log1p, cos, pow, fabs, INFINITY, M_PI, NAN
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
@@ -264,7 +264,7 @@ def best_split(const uint8_t[:, ::1] codes, const int32_t[::1] leaf,
     cdef double[::1] hist = np.empty(2 * n_leaves * max_bins), totals = np.empty(2 * n_leaves)
     cdef double[::1] NUM = np.empty(max_bins), DEN = np.empty(max_bins)
     cdef Split best
-    if codes.shape[0] == 0:
+    if codes.shape[0] == 0 or codes.shape[1] == 0:
         return -1, -1, -INFINITY, 0.0
     with nogil:
         best = _best_split(&codes[0, 0], codes.shape[1], codes.shape[0], &leaf[0],
@@ -516,30 +516,38 @@ cdef class Grower:
 
     def grow(self, const double[::1] grad, const double[::1] hess, double[::1] scores,
              int32_t[:, ::1] features, int32_t[:, ::1] borders, double[:, ::1] values,
-             double[:, ::1] gains, const uint8_t[:, ::1] codes_va, int32_t[:, ::1] leaves_va):
+             double[:, ::1] gains, const uint8_t[:, ::1] codes_va, int32_t[:, ::1] leaves_va,
+             const double[::1] y_va, double[::1] scores_va, double[::1] losses_va):
         """One tree for the gradient ``grad`` and Hessian diagonal ``hess`` of
         any loss at ``scores`` (updated in place), written into row 0 of the
         outputs of :meth:`grow_logloss`."""
-        self._check(1, scores, features, values, gains, codes_va, leaves_va)
+        self._check(1, scores, features, values, gains, codes_va, leaves_va, y_va,
+                    scores_va, losses_va)
         if grad.shape[0] != self.n_rows or hess.shape[0] != self.n_rows:
             raise ValueError(f"grad and hess need {self.n_rows} rows")
         with nogil:
             self._tree(&grad[0], &hess[0], &scores[0], &features[0, 0], &borders[0, 0],
                        &values[0, 0], &gains[0, 0])
-            self._held_out(codes_va, features, borders, leaves_va, 0)
+            self._held_out(codes_va, features, borders, values, leaves_va, y_va, scores_va,
+                           losses_va, 0)
 
     def grow_logloss(self, const double[::1] y, double[::1] scores, int n_rounds,
                      int32_t[:, ::1] features, int32_t[:, ::1] borders,
                      double[:, ::1] values, double[:, ::1] gains,
-                     const uint8_t[:, ::1] codes_va, int32_t[:, ::1] leaves_va):
+                     const uint8_t[:, ::1] codes_va, int32_t[:, ::1] leaves_va,
+                     const double[::1] y_va, double[::1] scores_va, double[::1] losses_va):
         """``n_rounds`` trees of log-loss (step 1: ``g = p - y``, ``h = p (1 -
         p)``, ``p = 1 / (1 + exp(-score))``), row ``t`` of each output per round
         (levels, levels, ``2 ** depth`` leaf values, gains); ``leaves_va[t]``:
         the leaf of every held-out row (``codes_va``, shape ``(n_features,
-        n_held_out)``) in tree ``t``."""
+        n_held_out)``) in tree ``t``, ``scores_va`` their raw scores (updated in
+        place) and ``losses_va[t]`` their mean log-loss after tree ``t`` (labels
+        ``y_va``; NaN without held-out rows): the stopping rule's input without
+        a numpy pass per round."""
         cdef Py_ssize_t i, t, n = self.n_rows
         cdef double p
-        self._check(n_rounds, scores, features, values, gains, codes_va, leaves_va)
+        self._check(n_rounds, scores, features, values, gains, codes_va, leaves_va, y_va,
+                    scores_va, losses_va)
         if y.shape[0] != n:
             raise ValueError(f"y needs {n} rows")
         with nogil:
@@ -550,14 +558,29 @@ cdef class Grower:
                     self.hess[i] = p * (1.0 - p)
                 self._tree(&self.grad[0], &self.hess[0], &scores[0], &features[t, 0],
                            &borders[t, 0], &values[t, 0], &gains[t, 0])
-                self._held_out(codes_va, features, borders, leaves_va, t)
+                self._held_out(codes_va, features, borders, values, leaves_va, y_va,
+                               scores_va, losses_va, t)
 
     cdef void _held_out(self, const uint8_t[:, ::1] codes_va, int32_t[:, ::1] features,
-                        int32_t[:, ::1] borders, int32_t[:, ::1] leaves_va,
+                        int32_t[:, ::1] borders, double[:, ::1] values,
+                        int32_t[:, ::1] leaves_va, const double[::1] y_va,
+                        double[::1] scores_va, double[::1] losses_va,
                         Py_ssize_t t) noexcept nogil:
-        if codes_va.shape[1] > 0:
-            _leaves_of(&codes_va[0, 0], codes_va.shape[1], &features[t, 0], &borders[t, 0],
-                       self.depth, &leaves_va[t, 0])
+        """Tree ``t`` on the held-out rows: their leaves, scores and mean log-loss
+        ``log(1 + exp(-m))``, ``m`` the score signed by the label (computed as
+        ``max(0, -m) + log1p(exp(-|m|))``)."""
+        cdef Py_ssize_t i, n_va = codes_va.shape[1]
+        cdef double m, total = 0.0
+        if n_va == 0:
+            losses_va[t] = NAN
+            return
+        _leaves_of(&codes_va[0, 0], n_va, &features[t, 0], &borders[t, 0], self.depth,
+                   &leaves_va[t, 0])
+        for i in range(n_va):
+            scores_va[i] += values[t, leaves_va[t, i]]
+            m = scores_va[i] if y_va[i] > 0.5 else -scores_va[i]
+            total += (-m if m < 0.0 else 0.0) + log1p(exp(-fabs(m)))
+        losses_va[t] = total / n_va
 
     def weights(self, const double[::1] grad, const double[::1] hess):
         """One round's bootstrap weights for ``grad, hess`` (drawn from the stream)."""
@@ -568,8 +591,14 @@ cdef class Grower:
         return np.asarray(self.weight).copy()
 
     def _check(self, Py_ssize_t n_rounds, scores, features, values, gains, codes_va,
-               leaves_va):
+               leaves_va, y_va, scores_va, losses_va):
         """The outputs' shapes for ``n_rounds`` trees (a ValueError naming them)."""
+        if (y_va.shape[0] != codes_va.shape[1] or scores_va.shape[0] != codes_va.shape[1]
+                or losses_va.shape[0] < n_rounds):
+            raise ValueError(
+                f"{codes_va.shape[1]} held-out rows: got {y_va.shape[0]} labels, "
+                f"{scores_va.shape[0]} scores and {losses_va.shape[0]} losses for "
+                f"{n_rounds} trees")
         if (scores.shape[0] != self.n_rows or features.shape[0] < n_rounds
                 or features.shape[1] != self.depth or values.shape[1] != self.n_leaves
                 or values.shape[0] < n_rounds or gains.shape[0] < n_rounds

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from pauc import objectives
 from pauc.boost import _oblivious
+from pauc.boost._engines import held_out_logloss
 from pauc.boost._oblivious import OBLIVIOUS_DEFAULTS, ObliviousBooster, Quantizer, boost
 from pauc.boost._oblivious_tree import (Grower, Random, best_split, descend, leaves_of,
                                         mvs_threshold)
@@ -192,8 +193,10 @@ def test_grower_rounds_equal_the_numpy_reading(seed, n_rows, depth, bootstrap, s
     out = [np.empty((k, depth), np.int32), np.empty((k, depth), np.int32),
            np.empty((k, 1 << depth)), np.empty((k, depth))]
     leaves_va = np.empty((k, 7), np.int32)
+    y_va, scores_va, losses_va = (rng.random(7) < 0.3).astype(np.float64), np.zeros(7), np.empty(k)
     scores = np.zeros(n_rows)
-    grower.grow_logloss(y, scores, k, *out, codes_va, leaves_va)
+    grower.grow_logloss(y, scores, k, *out, codes_va, leaves_va, y_va, scores_va, losses_va)
+    want_va = np.zeros(7)
     want_scores = np.zeros(n_rows)
     for t in range(k):
         p = 1.0 / (1.0 + _libm(math.exp, -want_scores))
@@ -203,8 +206,12 @@ def test_grower_rounds_equal_the_numpy_reading(seed, n_rows, depth, bootstrap, s
         np.testing.assert_array_equal(out[1][t], b)
         np.testing.assert_allclose(out[2][t], values, rtol=1e-10, atol=1e-14)
         np.testing.assert_array_equal(leaves_va[t], leaves_of(codes_va, out[0][t], out[1][t]))
+        want_va += out[2][t][leaves_va[t]]
+        # the held-out log-loss of the stopping rule, computed in the kernel
+        assert losses_va[t] == pytest.approx(held_out_logloss(y_va > 0.5, want_va), rel=1e-12)
         want_scores += values[leaf]
     np.testing.assert_allclose(scores, want_scores, rtol=1e-10, atol=1e-13)
+    np.testing.assert_array_equal(scores_va, want_va)
 
 
 def test_rounds_per_call_does_not_change_the_trees(monkeypatch):
@@ -214,7 +221,8 @@ def test_rounds_per_call_does_not_change_the_trees(monkeypatch):
     def run():
         calls = []
         booster = boost(params, "logloss", (0.0, 0.1), 40, X[:300], is_pos[:300],
-                        valid=X[300:], on_round=lambda s: calls.append(s.copy()) or len(calls) == 21)
+                        valid=X[300:], valid_is_pos=is_pos[300:],
+                        on_round=lambda s, loss: calls.append((s.copy(), loss)) or len(calls) == 21)
         return booster, calls
     chunked, calls = run()
     monkeypatch.setattr(_oblivious, "ROUNDS_PER_CALL", 1)
@@ -222,7 +230,9 @@ def test_rounds_per_call_does_not_change_the_trees(monkeypatch):
     assert chunked.n_trees == single.n_trees == 21
     for a, b in zip(chunked.arrays(), single.arrays()):
         np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(calls[-1], calls_single[-1])
+    np.testing.assert_array_equal(calls[-1][0], calls_single[-1][0])
+    assert [loss for _, loss in calls] == [loss for _, loss in calls_single]
+    assert calls[-1][1] == pytest.approx(held_out_logloss(is_pos[300:], calls[-1][0]), rel=1e-12)
 
 
 def test_quantizer_codes_count_the_borders_below():
@@ -255,7 +265,7 @@ def test_held_out_scores_equal_prediction_and_same_seed_same_trees():
     params = dict(OBLIVIOUS_DEFAULTS, seed=3, learning_rate=0.1)
     seen = []
     booster = boost(params, "logloss", (0.0, 0.1), 30, X[:300], is_pos[:300], valid=X[300:],
-                    on_round=lambda s: seen.append(s.copy()) and False)
+                    on_round=lambda s, loss: seen.append(s.copy()) and False)
     assert isinstance(booster, ObliviousBooster) and booster.n_trees == 30
     for t in (1, 7, 30):
         np.testing.assert_allclose(booster.predict(X[300:], t), seen[t - 1], rtol=0, atol=1e-12)
@@ -269,7 +279,8 @@ def test_on_round_stops_the_boosting():
     params = dict(OBLIVIOUS_DEFAULTS, seed=0)
     calls = []
     booster = boost(params, "logloss", (0.0, 0.1), 50, X, is_pos, valid=X[:20],
-                    on_round=lambda s: calls.append(1) or len(calls) == 4)
+                    on_round=lambda s, loss: calls.append(np.isnan(loss)) or len(calls) == 4)
+    assert calls == [True] * 4           # no labels given: no held-out log-loss
     assert booster.n_trees == 4
 
 
