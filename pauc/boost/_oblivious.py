@@ -109,31 +109,43 @@ class ObliviousBooster:
     """Oblivious trees grown by :func:`boost`: ``features``, ``borders`` (the
     border index of each level; a row goes right when its code is above it),
     ``values`` (one row of ``2 ** depth`` leaf values per tree) and the gain of
-    each split."""
+    each split, kept as the kernel's blocks of rounds (joined once, on first
+    use)."""
 
     def __init__(self, quantizer, depth):
         self.quantizer, self.depth = quantizer, depth
-        self._features, self._borders, self._values = [], [], []
-        self.gains_per_tree = []
+        self._blocks = []           # (features, borders, values, gains) of some rounds
+        self._joined = None
 
     def add(self, features, borders, values, gains):
-        self._features.append(features)
-        self._borders.append(borders)
-        self._values.append(values)
-        self.gains_per_tree.append(gains)
+        """Trees given as rows of ``(k, depth)``, ``(k, depth)``, ``(k, 2 ** depth)``
+        and ``(k, depth)`` arrays."""
+        self._blocks.append((features, borders, values, gains))
+        self._joined = None
+
+    def _all(self):
+        if self._joined is None:
+            depth, n_leaves = self.depth, 1 << self.depth
+            empty = (np.zeros((0, depth), np.int32), np.zeros((0, depth), np.int32),
+                     np.zeros((0, n_leaves)), np.zeros((0, depth)))
+            parts = list(zip(*self._blocks)) if self._blocks else [[e] for e in empty]
+            self._joined = tuple(np.ascontiguousarray(np.concatenate(p), dtype=e.dtype)
+                                 for p, e in zip(parts, empty))
+            self._blocks = [self._joined]
+        return self._joined
 
     @property
     def n_trees(self):
-        return len(self._values)
+        return sum(block[2].shape[0] for block in self._blocks)
+
+    @property
+    def gains_per_tree(self):
+        """The gain of each split, one row per tree."""
+        return self._all()[3]
 
     def arrays(self):
         """``(features, borders, values)`` as int32 / int32 / float64 arrays."""
-        if not self._values:
-            return (np.zeros((0, self.depth), np.int32), np.zeros((0, self.depth), np.int32),
-                    np.zeros((0, 1 << self.depth)))
-        return (np.ascontiguousarray(self._features, dtype=np.int32),
-                np.ascontiguousarray(self._borders, dtype=np.int32),
-                np.ascontiguousarray(self._values, dtype=np.float64))
+        return self._all()[:3]
 
     def predict(self, X, n_rounds=None):
         """Raw scores of the first ``n_rounds`` trees (all: None)."""
@@ -145,11 +157,10 @@ class ObliviousBooster:
         return scores
 
     def gains(self, n_rounds, n_features):
-        out = np.zeros(n_features)
-        for features, gains in zip(self._features[:int(n_rounds)],
-                                   self.gains_per_tree[:int(n_rounds)]):
-            np.add.at(out, features, gains)
-        return out
+        """Each feature's summed split gains over the first ``n_rounds`` trees."""
+        features, _, _, gains = self._all()
+        n = int(n_rounds)
+        return np.bincount(features[:n].ravel(), gains[:n].ravel(), minlength=n_features)
 
 
 def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=None,
@@ -221,11 +232,13 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
                         features, borders, values, gains, codes_va, leaves_va, y_va,
                         kernel_scores_va, losses_va)
         for r in range(k):
-            booster.add(features[r], borders[r], values[r], gains[r])
             if valid is not None:
                 scores_va += values[r][leaves_va[r]]
                 if on_round is not None and on_round(
                         scores_va, np.nan if valid_is_pos is None else losses_va[r]):
+                    booster.add(features[:r + 1], borders[:r + 1], values[:r + 1],
+                                gains[:r + 1])
                     return booster
+        booster.add(features, borders, values, gains)
         t += k
     return booster
