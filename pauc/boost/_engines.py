@@ -344,18 +344,20 @@ class ObliviousEngine(Engine):
         from ._oblivious import boost
         on_round = None
         if valid is not None and stopping is not None:
-            is_pos_va = np.ascontiguousarray(valid[1], dtype=np.bool_)
             with_logloss = stopping.rule == "logloss"
 
-            def on_round(scores, loss_va):      # (the held-out log-loss from the kernel)
-                value = None if criterion is None else criterion.value(is_pos_va, scores)
-                loss_va = loss_va if with_logloss else None
+            def on_round(loss_va, value):
+                # the kernel's held-out log-loss and criterion (the same windows and
+                # walk as criterion.value: pauc.boost._oblivious_tree.HeldOut)
+                value = None if criterion is None else float(value)
+                loss_va = float(loss_va) if with_logloss else None
                 if log:
                     print(f"[oblivious] {value} {loss_va}")
                 return stopping.update(value, loss_va)
         return boost(params, loss, fpr_range, n_rounds, train[0], train[1],
                      valid=None if valid is None else valid[0], on_round=on_round,
-                     valid_is_pos=None if valid is None else valid[1])
+                     valid_is_pos=None if valid is None else valid[1],
+                     windows=() if criterion is None or valid is None else criterion.windows)
 
     def predict(self, booster, X, n_rounds):
         return booster.predict(X, n_rounds)

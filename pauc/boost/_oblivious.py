@@ -47,7 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import objectives
-from ._oblivious_tree import Grower, Random, add_trees
+from ._oblivious_tree import Grower, HeldOut, Random, add_trees
 
 # the defaults of the oblivious engine (CatBoost's, but the learning rate, which
 # CatBoost sets from the data size for a fixed 1000 rounds: here early stopping
@@ -164,7 +164,7 @@ class ObliviousBooster:
 
 
 def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=None,
-          valid_is_pos=None):
+          valid_is_pos=None, windows=()):
     """Grow up to ``n_rounds`` oblivious trees on ``(X, is_pos)`` for ``loss``.
 
     Parameters
@@ -177,13 +177,16 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
     n_rounds : int
     X, is_pos : training rows
     valid : X or None
-        Held-out rows whose raw scores are updated every round.
+        Held-out rows, scored by the kernel after every tree
+        (:class:`pauc.boost._oblivious_tree.HeldOut`).
     on_round : callable or None
-        ``on_round(held_out_scores, held_out_logloss)`` after every round
-        (with ``valid``; the log-loss is NaN without ``valid_is_pos``); True
-        stops the boosting.
+        ``on_round(held_out_logloss, held_out_criterion)`` after every round
+        (with ``valid``; NaN for what is not computed); True stops the
+        boosting.
     valid_is_pos : bool array or None
-        The held-out rows' labels: the kernel computes their log-loss.
+        The held-out rows' labels (their log-loss needs them).
+    windows : sequence of (alpha, beta)
+        The held-out criterion's FPR windows (empty: no criterion).
 
     Returns
     -------
@@ -202,13 +205,8 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
                     params["score"] == "cosine", Random(params["seed"]))
     booster = ObliviousBooster(quantizer, depth)
     scores = np.zeros(codes.shape[1])
-    codes_va = quantizer.codes(X[:0] if valid is None else valid)
-    n_va = codes_va.shape[1]
-    scores_va, kernel_scores_va = np.zeros(n_va), np.zeros(n_va)
-    y_va = (np.zeros(n_va) if valid_is_pos is None
-            else np.asarray(valid_is_pos, dtype=np.float64).ravel())
-    if y_va.shape[0] != n_va:
-        raise ValueError(f"valid_is_pos holds {y_va.shape[0]} labels for {n_va} held-out rows")
+    held_out = HeldOut(quantizer.codes(X[:0] if valid is None else valid), valid_is_pos,
+                       windows)
     n_leaves = 1 << depth
     objective = (None if loss == "logloss"
                  else objectives.WindowObjective(is_pos, fpr_range, loss, 0.0))
@@ -216,26 +214,23 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
     t = 0
     while t < n_rounds:
         # log-loss: a chunk of rounds without the GIL (ROUNDS_PER_CALL), then its
-        # held-out scores replayed round by round for on_round; extra trees grown
-        # past a stop are dropped, so the result does not depend on the chunk
+        # held-out figures handed to on_round round by round; trees grown past a
+        # stop are dropped, so the result does not depend on the chunk
         k = min(ROUNDS_PER_CALL if objective is None else 1, n_rounds - t)
         features, borders = np.empty((k, depth), np.int32), np.empty((k, depth), np.int32)
         values, gains = np.empty((k, n_leaves)), np.empty((k, depth))
-        leaves_va, losses_va = np.empty((k, n_va), np.int32), np.empty(k)
+        losses, criteria = np.empty(k), np.empty(k)
         if objective is None:
-            grower.grow_logloss(y, scores, k, features, borders, values, gains,
-                                codes_va, leaves_va, y_va, kernel_scores_va, losses_va)
+            grower.grow_logloss(y, scores, k, features, borders, values, gains, held_out,
+                                losses, criteria)
         else:
             grad, hess = objective.gradient(scores)
             grower.grow(np.ascontiguousarray(grad, dtype=np.float64),
                         np.ascontiguousarray(hess, dtype=np.float64), scores,
-                        features, borders, values, gains, codes_va, leaves_va, y_va,
-                        kernel_scores_va, losses_va)
-        for r in range(k):
-            if valid is not None:
-                scores_va += values[r][leaves_va[r]]
-                if on_round is not None and on_round(
-                        scores_va, np.nan if valid_is_pos is None else losses_va[r]):
+                        features, borders, values, gains, held_out, losses, criteria)
+        if valid is not None and on_round is not None:
+            for r in range(k):
+                if on_round(losses[r], criteria[r]):
                     booster.add(features[:r + 1], borders[:r + 1], values[:r + 1],
                                 gains[:r + 1])
                     return booster

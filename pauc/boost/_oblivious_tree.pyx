@@ -51,6 +51,9 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
+from pauc._ranking cimport roc_walk
+from pauc.tree._utils cimport sort
+
 cnp.import_array()
 
 
@@ -374,6 +377,95 @@ cdef void _leaves_of(const uint8_t *codes, Py_ssize_t n_rows, const int32_t *fea
         _descend(codes + features[d] * n_rows, leaf, n_rows, borders[d])
 
 
+cdef class HeldOut:
+    """A fold's held-out rows as the kernel scores them after every tree: their
+    raw scores, their mean log-loss ``log(1 + exp(-m))`` (``m`` the score signed
+    by the label, computed as ``max(0, -m) + log1p(exp(-|m|))``) and the
+    stopping criterion, the mean over ``windows`` of the partial AUC
+    (``normalize="range"``, Narasimhan & Agarwal 2017, eq. (2)): the same walk
+    over the tie groups of the sorted classes as :func:`pauc.metrics.partial_auc`
+    (:mod:`pauc._ranking`), so the values are those of
+    :class:`pauc.boost._stopping.ValidationCriterion`, without a Python call per
+    round.
+
+    Parameters
+    ----------
+    codes : uint8 array of shape (n_features, n_held_out)
+    is_pos : bool array of shape (n_held_out,) or None
+        The labels (None: no log-loss, no criterion; NaN is reported).
+    windows : sequence of (alpha, beta)
+        The criterion's FPR windows (empty: no criterion).
+    """
+
+    cdef readonly const uint8_t[:, ::1] codes
+    cdef const double[::1] y
+    cdef double[::1] score, pos, neg, no_knots
+    cdef Py_ssize_t[::1] order
+    cdef int32_t[::1] leaf
+    cdef double[:, ::1] windows
+    cdef Py_ssize_t n
+    cdef bint labelled
+
+    def __init__(self, const uint8_t[:, ::1] codes, is_pos=None, windows=()):
+        n = codes.shape[1]
+        self.codes, self.n, self.labelled = codes, n, is_pos is not None
+        y = (np.zeros(n) if is_pos is None
+             else np.asarray(is_pos, dtype=np.bool_).ravel().astype(np.float64))
+        if y.shape[0] != n:
+            raise ValueError(f"{y.shape[0]} labels for {n} held-out rows")
+        self.y = y
+        self.windows = np.asarray(windows, dtype=np.float64).reshape(-1, 2).copy()
+        n_pos = int(y.sum())
+        if self.windows.shape[0] and not (0 < n_pos < n):
+            raise ValueError(f"the criterion needs held-out rows of both classes, got "
+                             f"{n_pos} positives among {n} rows")
+        self.score = np.zeros(n)
+        self.pos, self.neg = np.empty(max(1, n)), np.empty(max(1, n))
+        self.order = np.empty(max(1, n), dtype=np.intp)
+        self.leaf = np.empty(max(1, n), dtype=np.int32)
+        self.no_knots = np.empty(0)
+
+    @property
+    def scores(self):
+        """The raw scores after the trees added so far."""
+        return np.asarray(self.score)[:self.n].copy()
+
+    cdef void _add_tree(self, const int32_t *features, const int32_t *borders,
+                        const double *values, int depth, double *loss,
+                        double *criterion) noexcept nogil:
+        cdef Py_ssize_t i, w, n_pos = 0, n_neg = 0
+        cdef double m, total = 0.0, area = 0.0, mean = 0.0, lo, hi
+        loss[0] = NAN
+        criterion[0] = NAN
+        if self.n == 0:
+            return
+        _leaves_of(&self.codes[0, 0], self.n, features, borders, depth, &self.leaf[0])
+        for i in range(self.n):
+            self.score[i] += values[self.leaf[i]]
+            if self.y[i] > 0.5:
+                m = self.score[i]
+                self.pos[n_pos] = m
+                n_pos += 1
+            else:
+                m = -self.score[i]
+                self.neg[n_neg] = self.score[i]
+                n_neg += 1
+            total += (-m if m < 0.0 else 0.0) + log1p(exp(-fabs(m)))
+        if self.labelled:
+            loss[0] = total / self.n
+        if self.windows.shape[0] == 0:
+            return
+        sort(&self.pos[0], &self.order[0], n_pos)
+        sort(&self.neg[0], &self.order[0], n_neg)
+        for w in range(self.windows.shape[0]):
+            lo, hi = self.windows[w, 0], self.windows[w, 1]
+            roc_walk(self.pos[:n_pos], self.neg[:n_neg], self.no_knots, self.no_knots, False,
+                     self.no_knots, self.no_knots, self.no_knots, False, <double> n_pos,
+                     <double> n_neg, lo, hi, 0.0, &area)
+            mean += area / (hi - lo)
+        criterion[0] = mean / self.windows.shape[0]
+
+
 cdef class Grower:
     """Grows oblivious trees on quantised rows without the GIL
     (:mod:`pauc.boost._oblivious`, steps 1-4 of a round).
@@ -516,38 +608,31 @@ cdef class Grower:
 
     def grow(self, const double[::1] grad, const double[::1] hess, double[::1] scores,
              int32_t[:, ::1] features, int32_t[:, ::1] borders, double[:, ::1] values,
-             double[:, ::1] gains, const uint8_t[:, ::1] codes_va, int32_t[:, ::1] leaves_va,
-             const double[::1] y_va, double[::1] scores_va, double[::1] losses_va):
+             double[:, ::1] gains, HeldOut held_out, double[::1] losses, double[::1] criteria):
         """One tree for the gradient ``grad`` and Hessian diagonal ``hess`` of
         any loss at ``scores`` (updated in place), written into row 0 of the
         outputs of :meth:`grow_logloss`."""
-        self._check(1, scores, features, values, gains, codes_va, leaves_va, y_va,
-                    scores_va, losses_va)
+        self._check(1, scores, features, values, gains, held_out, losses, criteria)
         if grad.shape[0] != self.n_rows or hess.shape[0] != self.n_rows:
             raise ValueError(f"grad and hess need {self.n_rows} rows")
         with nogil:
             self._tree(&grad[0], &hess[0], &scores[0], &features[0, 0], &borders[0, 0],
                        &values[0, 0], &gains[0, 0])
-            self._held_out(codes_va, features, borders, values, leaves_va, y_va, scores_va,
-                           losses_va, 0)
+            held_out._add_tree(&features[0, 0], &borders[0, 0], &values[0, 0], self.depth,
+                               &losses[0], &criteria[0])
 
     def grow_logloss(self, const double[::1] y, double[::1] scores, int n_rounds,
                      int32_t[:, ::1] features, int32_t[:, ::1] borders,
-                     double[:, ::1] values, double[:, ::1] gains,
-                     const uint8_t[:, ::1] codes_va, int32_t[:, ::1] leaves_va,
-                     const double[::1] y_va, double[::1] scores_va, double[::1] losses_va):
+                     double[:, ::1] values, double[:, ::1] gains, HeldOut held_out,
+                     double[::1] losses, double[::1] criteria):
         """``n_rounds`` trees of log-loss (step 1: ``g = p - y``, ``h = p (1 -
         p)``, ``p = 1 / (1 + exp(-score))``), row ``t`` of each output per round
-        (levels, levels, ``2 ** depth`` leaf values, gains); ``leaves_va[t]``:
-        the leaf of every held-out row (``codes_va``, shape ``(n_features,
-        n_held_out)``) in tree ``t``, ``scores_va`` their raw scores (updated in
-        place) and ``losses_va[t]`` their mean log-loss after tree ``t`` (labels
-        ``y_va``; NaN without held-out rows): the stopping rule's input without
-        a numpy pass per round."""
+        (levels, levels, ``2 ** depth`` leaf values, gains); ``losses[t]`` and
+        ``criteria[t]``: the held-out rows' log-loss and criterion after tree
+        ``t`` (:class:`HeldOut`)."""
         cdef Py_ssize_t i, t, n = self.n_rows
         cdef double p
-        self._check(n_rounds, scores, features, values, gains, codes_va, leaves_va, y_va,
-                    scores_va, losses_va)
+        self._check(n_rounds, scores, features, values, gains, held_out, losses, criteria)
         if y.shape[0] != n:
             raise ValueError(f"y needs {n} rows")
         with nogil:
@@ -558,29 +643,8 @@ cdef class Grower:
                     self.hess[i] = p * (1.0 - p)
                 self._tree(&self.grad[0], &self.hess[0], &scores[0], &features[t, 0],
                            &borders[t, 0], &values[t, 0], &gains[t, 0])
-                self._held_out(codes_va, features, borders, values, leaves_va, y_va,
-                               scores_va, losses_va, t)
-
-    cdef void _held_out(self, const uint8_t[:, ::1] codes_va, int32_t[:, ::1] features,
-                        int32_t[:, ::1] borders, double[:, ::1] values,
-                        int32_t[:, ::1] leaves_va, const double[::1] y_va,
-                        double[::1] scores_va, double[::1] losses_va,
-                        Py_ssize_t t) noexcept nogil:
-        """Tree ``t`` on the held-out rows: their leaves, scores and mean log-loss
-        ``log(1 + exp(-m))``, ``m`` the score signed by the label (computed as
-        ``max(0, -m) + log1p(exp(-|m|))``)."""
-        cdef Py_ssize_t i, n_va = codes_va.shape[1]
-        cdef double m, total = 0.0
-        if n_va == 0:
-            losses_va[t] = NAN
-            return
-        _leaves_of(&codes_va[0, 0], n_va, &features[t, 0], &borders[t, 0], self.depth,
-                   &leaves_va[t, 0])
-        for i in range(n_va):
-            scores_va[i] += values[t, leaves_va[t, i]]
-            m = scores_va[i] if y_va[i] > 0.5 else -scores_va[i]
-            total += (-m if m < 0.0 else 0.0) + log1p(exp(-fabs(m)))
-        losses_va[t] = total / n_va
+                held_out._add_tree(&features[t, 0], &borders[t, 0], &values[t, 0],
+                                   self.depth, &losses[t], &criteria[t])
 
     def weights(self, const double[::1] grad, const double[::1] hess):
         """One round's bootstrap weights for ``grad, hess`` (drawn from the stream)."""
@@ -590,26 +654,20 @@ cdef class Grower:
             self._weights(&grad[0], &hess[0])
         return np.asarray(self.weight).copy()
 
-    def _check(self, Py_ssize_t n_rounds, scores, features, values, gains, codes_va,
-               leaves_va, y_va, scores_va, losses_va):
+    def _check(self, Py_ssize_t n_rounds, scores, features, values, gains, HeldOut held_out,
+               losses, criteria):
         """The outputs' shapes for ``n_rounds`` trees (a ValueError naming them)."""
-        if (y_va.shape[0] != codes_va.shape[1] or scores_va.shape[0] != codes_va.shape[1]
-                or losses_va.shape[0] < n_rounds):
-            raise ValueError(
-                f"{codes_va.shape[1]} held-out rows: got {y_va.shape[0]} labels, "
-                f"{scores_va.shape[0]} scores and {losses_va.shape[0]} losses for "
-                f"{n_rounds} trees")
         if (scores.shape[0] != self.n_rows or features.shape[0] < n_rounds
                 or features.shape[1] != self.depth or values.shape[1] != self.n_leaves
                 or values.shape[0] < n_rounds or gains.shape[0] < n_rounds
-                or gains.shape[1] != self.depth or codes_va.shape[0] != self.n_features
-                or leaves_va.shape[0] < n_rounds or leaves_va.shape[1] != codes_va.shape[1]):
+                or gains.shape[1] != self.depth or held_out.codes.shape[0] != self.n_features
+                or losses.shape[0] < n_rounds or criteria.shape[0] < n_rounds):
             raise ValueError(
                 f"Grower of {self.n_rows} rows, {self.n_features} features, depth "
                 f"{self.depth}: for {n_rounds} trees got scores of {scores.shape[0]} rows, "
                 f"levels {tuple(features.shape)}, values {tuple(values.shape)}, gains "
-                f"{tuple(gains.shape)}, held-out codes {tuple(codes_va.shape)} and leaves "
-                f"{tuple(leaves_va.shape)}")
+                f"{tuple(gains.shape)}, held-out rows of {held_out.codes.shape[0]} features, "
+                f"{losses.shape[0]} losses and {criteria.shape[0]} criteria")
 
 
 def descend(const uint8_t[:, ::1] codes, int32_t[::1] leaf, int feature, int border):

@@ -10,8 +10,9 @@ from pauc import objectives
 from pauc.boost import _oblivious
 from pauc.boost._engines import held_out_logloss
 from pauc.boost._oblivious import OBLIVIOUS_DEFAULTS, ObliviousBooster, Quantizer, boost
-from pauc.boost._oblivious_tree import (Grower, Random, best_split, descend, leaves_of,
-                                        mvs_threshold)
+from pauc.boost._oblivious_tree import (Grower, HeldOut, Random, best_split, descend,
+                                        leaves_of, mvs_threshold)
+from pauc.boost._stopping import ValidationCriterion
 from pauc.metrics import partial_auc
 
 
@@ -192,10 +193,11 @@ def test_grower_rounds_equal_the_numpy_reading(seed, n_rows, depth, bootstrap, s
     k = 5
     out = [np.empty((k, depth), np.int32), np.empty((k, depth), np.int32),
            np.empty((k, 1 << depth)), np.empty((k, depth))]
-    leaves_va = np.empty((k, 7), np.int32)
-    y_va, scores_va, losses_va = (rng.random(7) < 0.3).astype(np.float64), np.zeros(7), np.empty(k)
+    pos_va = np.array([True, False, False, True, False, False, False])
+    windows = [(0.0, 0.5), (0.25, 1.0)]
+    held_out, losses, criteria = HeldOut(codes_va, pos_va, windows), np.empty(k), np.empty(k)
     scores = np.zeros(n_rows)
-    grower.grow_logloss(y, scores, k, *out, codes_va, leaves_va, y_va, scores_va, losses_va)
+    grower.grow_logloss(y, scores, k, *out, held_out, losses, criteria)
     want_va = np.zeros(7)
     want_scores = np.zeros(n_rows)
     for t in range(k):
@@ -205,13 +207,14 @@ def test_grower_rounds_equal_the_numpy_reading(seed, n_rows, depth, bootstrap, s
         np.testing.assert_array_equal(out[0][t], f)
         np.testing.assert_array_equal(out[1][t], b)
         np.testing.assert_allclose(out[2][t], values, rtol=1e-10, atol=1e-14)
-        np.testing.assert_array_equal(leaves_va[t], leaves_of(codes_va, out[0][t], out[1][t]))
-        want_va += out[2][t][leaves_va[t]]
-        # the held-out log-loss of the stopping rule, computed in the kernel
-        assert losses_va[t] == pytest.approx(held_out_logloss(y_va > 0.5, want_va), rel=1e-12)
+        want_va += out[2][t][leaves_of(codes_va, out[0][t], out[1][t])]
+        # the stopping rule's inputs, computed in the kernel: the held-out log-loss, and
+        # the criterion -- the same walk over the same sorted scores, the same value
+        assert losses[t] == pytest.approx(held_out_logloss(pos_va, want_va), rel=1e-12)
+        assert criteria[t] == ValidationCriterion(windows, pos_va).value(pos_va, want_va)
         want_scores += values[leaf]
     np.testing.assert_allclose(scores, want_scores, rtol=1e-10, atol=1e-13)
-    np.testing.assert_array_equal(scores_va, want_va)
+    np.testing.assert_array_equal(held_out.scores, want_va)
 
 
 def test_rounds_per_call_does_not_change_the_trees(monkeypatch):
@@ -221,8 +224,8 @@ def test_rounds_per_call_does_not_change_the_trees(monkeypatch):
     def run():
         calls = []
         booster = boost(params, "logloss", (0.0, 0.1), 40, X[:300], is_pos[:300],
-                        valid=X[300:], valid_is_pos=is_pos[300:],
-                        on_round=lambda s, loss: calls.append((s.copy(), loss)) or len(calls) == 21)
+                        valid=X[300:], valid_is_pos=is_pos[300:], windows=[(0.0, 0.1)],
+                        on_round=lambda loss, value: calls.append((loss, value)) or len(calls) == 21)
         return booster, calls
     chunked, calls = run()
     monkeypatch.setattr(_oblivious, "ROUNDS_PER_CALL", 1)
@@ -230,9 +233,7 @@ def test_rounds_per_call_does_not_change_the_trees(monkeypatch):
     assert chunked.n_trees == single.n_trees == 21
     for a, b in zip(chunked.arrays(), single.arrays()):
         np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(calls[-1][0], calls_single[-1][0])
-    assert [loss for _, loss in calls] == [loss for _, loss in calls_single]
-    assert calls[-1][1] == pytest.approx(held_out_logloss(is_pos[300:], calls[-1][0]), rel=1e-12)
+    assert calls == calls_single
 
 
 def test_quantizer_codes_count_the_borders_below():
@@ -263,12 +264,16 @@ def _problem(n=400, seed=0):
 def test_held_out_scores_equal_prediction_and_same_seed_same_trees():
     X, is_pos = _problem()
     params = dict(OBLIVIOUS_DEFAULTS, seed=3, learning_rate=0.1)
-    seen = []
+    seen, windows, pos_va = [], [(0.0, 0.1), (0.0, 0.4)], is_pos[300:]
     booster = boost(params, "logloss", (0.0, 0.1), 30, X[:300], is_pos[:300], valid=X[300:],
-                    on_round=lambda s, loss: seen.append(s.copy()) and False)
+                    valid_is_pos=pos_va, windows=windows,
+                    on_round=lambda loss, value: seen.append((loss, value)) and False)
     assert isinstance(booster, ObliviousBooster) and booster.n_trees == 30
+    # the kernel's held-out figures after round t are those of the first t trees' scores
     for t in (1, 7, 30):
-        np.testing.assert_allclose(booster.predict(X[300:], t), seen[t - 1], rtol=0, atol=1e-12)
+        s = booster.predict(X[300:], t)
+        assert seen[t - 1][0] == pytest.approx(held_out_logloss(pos_va, s), rel=1e-12)
+        assert seen[t - 1][1] == ValidationCriterion(windows, pos_va).value(pos_va, s)
     again = boost(params, "logloss", (0.0, 0.1), 30, X[:300], is_pos[:300])
     for a, b in zip(booster.arrays(), again.arrays()):
         np.testing.assert_array_equal(a, b)
@@ -279,8 +284,9 @@ def test_on_round_stops_the_boosting():
     params = dict(OBLIVIOUS_DEFAULTS, seed=0)
     calls = []
     booster = boost(params, "logloss", (0.0, 0.1), 50, X, is_pos, valid=X[:20],
-                    on_round=lambda s, loss: calls.append(np.isnan(loss)) or len(calls) == 4)
-    assert calls == [True] * 4           # no labels given: no held-out log-loss
+                    on_round=lambda loss, value: calls.append(np.isnan([loss, value]).all())
+                    or len(calls) == 4)
+    assert calls == [True] * 4           # no labels, no windows: neither figure
     assert booster.n_trees == 4
 
 
@@ -347,3 +353,12 @@ def test_few_positives_boost_the_reference_alone():
                                        random_state=0).fit(X, y)
         assert [c for c in model.cv_results_["candidate"]
                 if model.cv_results_["rounds"][model.cv_results_["candidate"].index(c)]] == want
+
+
+def test_held_out_rows_are_checked():
+    codes = np.zeros((2, 4), np.uint8)
+    with pytest.raises(ValueError, match="3 labels for 4 held-out rows"):
+        HeldOut(codes, np.array([True, False, False]))
+    with pytest.raises(ValueError, match="both classes, got 0 positives among 4"):
+        HeldOut(codes, np.zeros(4, bool), [(0.0, 0.1)])
+    assert HeldOut(codes, np.zeros(4, bool)).scores.tolist() == [0.0] * 4   # log-loss only
