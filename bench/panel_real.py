@@ -84,6 +84,8 @@ VARIANTS = {
                     "_seed_offset": 100},
     "gbm-k4-s200": {"_patch": {"pauc.boost._crossfit": {"SMALL_DATA_FOLDS": 4}},
                     "_seed_offset": 200},
+    # the defaults again after the held-out log-loss and criterion moved into the kernel
+    "gbm-heldout": {},
 }
 
 
