@@ -26,8 +26,9 @@ One round (Prokhorenkova et al. 2018, Algorithm 1 with plain boosting):
    standard deviation ``random_strength * sqrt(mean(g^2))``;
 4. leaf values ``-learning_rate * sum_l w g / (sum_l w h + l2_leaf_reg)``.
 
-Steps 2-4 (and step 1 for log-loss), the held-out rows' scores and their
-log-loss (the stopping rule's input) run in Cython without the GIL
+Steps 2-4 (and step 1 for log-loss), the held-out rows' scores, their
+log-loss and their window criterion (the stopping rule's inputs) run in Cython
+without the GIL
 (:class:`pauc.boost._oblivious_tree.Grower`), with their own random stream
 (:class:`pauc.boost._oblivious_tree.Random`): folds boosted in parallel
 threads do not wait for each other.

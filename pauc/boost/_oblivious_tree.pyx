@@ -46,13 +46,12 @@ ACM Transactions on Mathematical Software 47(4), 2021.
 
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport sqrt, exp, log, log1p, cos, pow, fabs, INFINITY, M_PI, NAN
-from libc.stdlib cimport malloc, free
+from libc.math cimport sqrt, exp, log, log1p, pow, fabs, INFINITY, NAN
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
-from pauc._ranking cimport roc_walk
-from pauc.tree._utils cimport sort
+from pauc._ranking cimport roc_walk, split_into
+from pauc.tree._utils cimport rand_uint64, sort
 
 cnp.import_array()
 
@@ -113,12 +112,8 @@ cdef class Random:
     def __init__(self, seed):
         cdef uint64_t z = <uint64_t> (int(seed) & 0xFFFFFFFFFFFFFFFF)
         cdef int k
-        for k in range(4):               # splitmix64: four well-mixed words from one seed
-            z += 0x9E3779B97F4A7C15ULL
-            self.s[k] = z
-            self.s[k] = (self.s[k] ^ (self.s[k] >> 30)) * 0xBF58476D1CE4E5B9ULL
-            self.s[k] = (self.s[k] ^ (self.s[k] >> 27)) * 0x94D049BB133111EBULL
-            self.s[k] = self.s[k] ^ (self.s[k] >> 31)
+        for k in range(4):               # splitmix64 (the tree family's stream): four
+            self.s[k] = rand_uint64(&z)  # well-mixed words from one seed
         self.s[4] = 0
         self.s[5] = 0
 
@@ -398,29 +393,29 @@ cdef class HeldOut:
     """
 
     cdef readonly const uint8_t[:, ::1] codes
-    cdef const double[::1] y
+    cdef const unsigned char[::1] flag
     cdef double[::1] score, pos, neg, no_knots
     cdef Py_ssize_t[::1] order
     cdef int32_t[::1] leaf
     cdef double[:, ::1] windows
-    cdef Py_ssize_t n
+    cdef Py_ssize_t n, n_pos
     cdef bint labelled
 
     def __init__(self, const uint8_t[:, ::1] codes, is_pos=None, windows=()):
         n = codes.shape[1]
         self.codes, self.n, self.labelled = codes, n, is_pos is not None
-        y = (np.zeros(n) if is_pos is None
-             else np.asarray(is_pos, dtype=np.bool_).ravel().astype(np.float64))
-        if y.shape[0] != n:
-            raise ValueError(f"{y.shape[0]} labels for {n} held-out rows")
-        self.y = y
+        flag = (np.zeros(n, dtype=np.uint8) if is_pos is None
+                else np.asarray(is_pos, dtype=np.bool_).ravel().view(np.uint8).copy())
+        if flag.shape[0] != n:
+            raise ValueError(f"{flag.shape[0]} labels for {n} held-out rows")
+        self.flag = flag
         self.windows = np.asarray(windows, dtype=np.float64).reshape(-1, 2).copy()
-        n_pos = int(y.sum())
-        if self.windows.shape[0] and not (0 < n_pos < n):
+        self.n_pos = int(flag.sum())
+        if self.windows.shape[0] and not (0 < self.n_pos < n):
             raise ValueError(f"the criterion needs held-out rows of both classes, got "
-                             f"{n_pos} positives among {n} rows")
+                             f"{self.n_pos} positives among {n} rows")
         self.score = np.zeros(n)
-        self.pos, self.neg = np.empty(max(1, n)), np.empty(max(1, n))
+        self.pos, self.neg = np.empty(max(1, self.n_pos)), np.empty(max(1, n - self.n_pos))
         self.order = np.empty(max(1, n), dtype=np.intp)
         self.leaf = np.empty(max(1, n), dtype=np.int32)
         self.no_knots = np.empty(0)
@@ -433,28 +428,24 @@ cdef class HeldOut:
     cdef void _add_tree(self, const int32_t *features, const int32_t *borders,
                         const double *values, int depth, double *loss,
                         double *criterion) noexcept nogil:
-        cdef Py_ssize_t i, w, n_pos = 0, n_neg = 0
+        cdef Py_ssize_t i, w, n = self.n, n_pos = self.n_pos, n_neg = self.n - self.n_pos
         cdef double m, total = 0.0, area = 0.0, mean = 0.0, lo, hi
         loss[0] = NAN
         criterion[0] = NAN
-        if self.n == 0:
+        if n == 0:
             return
-        _leaves_of(&self.codes[0, 0], self.n, features, borders, depth, &self.leaf[0])
-        for i in range(self.n):
+        _leaves_of(&self.codes[0, 0], n, features, borders, depth, &self.leaf[0])
+        for i in range(n):
             self.score[i] += values[self.leaf[i]]
-            if self.y[i] > 0.5:
-                m = self.score[i]
-                self.pos[n_pos] = m
-                n_pos += 1
-            else:
-                m = -self.score[i]
-                self.neg[n_neg] = self.score[i]
-                n_neg += 1
+        if not self.labelled:
+            return
+        for i in range(n):
+            m = self.score[i] if self.flag[i] else -self.score[i]
             total += (-m if m < 0.0 else 0.0) + log1p(exp(-fabs(m)))
-        if self.labelled:
-            loss[0] = total / self.n
+        loss[0] = total / n
         if self.windows.shape[0] == 0:
             return
+        split_into(self.score[:n], self.flag, self.pos[:n_pos], self.neg[:n_neg])
         sort(&self.pos[0], &self.order[0], n_pos)
         sort(&self.neg[0], &self.order[0], n_neg)
         for w in range(self.windows.shape[0]):
