@@ -276,7 +276,7 @@ def main():
                         help="gbm-panel: sets of bench/panel_real.py (default: all)")
     parser.add_argument("--cache", default="/work/cache-crossfit/panel",
                         help="gbm-panel: panel_real.py's cache of test pAUCs")
-    parser.add_argument("--method", default="gbm-grower",
+    parser.add_argument("--method", default="gbm-stopgain",
                         help="gbm-panel: panel_real.py's name of the defaults' run")
     args = parser.parse_args()
     if args.section == "gbm-panel":

@@ -101,17 +101,18 @@ class FoldFit:
 
 
 def boost_fold(engine, X, is_pos, train, held_out, candidate, params, n_rounds, fpr_range,
-               patience, width, log=False, history=True):
+               patience, width, learning_rate, log=False, history=True):
     """Boost ``candidate`` with ``engine`` on the rows ``train``, stop it on
-    ``held_out``.  A log-loss candidate computes the window criterion every round
-    only with ``history`` (it stops on its log-loss: the criterion is for the record)."""
+    ``held_out`` (:class:`Stopping`; ``learning_rate`` the candidate's).  A log-loss
+    candidate computes the window criterion every round only with ``history`` (it
+    stops on its log-loss: the criterion is for the record)."""
     start = time.perf_counter()
     X_tr, pos_tr, X_va, pos_va = X[train], is_pos[train], X[held_out], is_pos[held_out]
     criterion = ValidationCriterion(validation_windows(int((~pos_va).sum()), fpr_range), pos_va)
     if candidate.rule == "logloss" and not history:
         criterion = None
     stopping = Stopping(None if criterion is None else criterion.name, candidate.rule,
-                        patience, width)
+                        patience, width, learning_rate)
     booster = engine.boost(params, candidate.loss, fpr_range, n_rounds, (X_tr, pos_tr),
                            (X_va, pos_va), criterion=criterion, stopping=stopping, log=log)
     rounds = min(stopping.best_round, engine.n_rounds(booster))

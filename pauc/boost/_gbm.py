@@ -416,6 +416,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                 "lambda_l2": float(self.reg_lambda)}
         return self._engine(candidate).params(base, candidate.config, seed, n_threads)
 
+    def _learning_rate(self, candidate):
+        """``candidate``'s learning rate: its own, else the estimator's."""
+        return float(candidate.config.get("learning_rate", self.learning_rate))
+
     def _engine(self, candidate):
         """The engine of ``candidate``: its own, else the estimator's."""
         return get_engine(candidate.engine or self.engine)
@@ -504,7 +508,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                 params = self._params(c, seed + k, per_job)
                 jobs.append((boost_fold, (self._engine(c), X, is_pos, train, held_out, c, params,
                                           self._rounds(True), fpr_range,
-                                          self.n_iter_no_change, width),
+                                          self.n_iter_no_change, width,
+                                          self._learning_rate(c)),
                              {"log": self.verbose >= 2, "history": k == 0}))
         fits = run_parallel(jobs, n_threads)
         covered = np.zeros(is_pos.shape[0], dtype=np.int64)

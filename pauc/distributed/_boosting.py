@@ -226,7 +226,8 @@ def _boost_fold(client, ranker, candidate, params, dtrain, fpr_range, held_out, 
                                 with_logloss=candidate.rule == "logloss", fold_coded=True,
                                 held_out=held_out)
     stopping = Stopping(metric.name, candidate.rule, ranker.n_iter_no_change,
-                        max(1, ranker.n_iter_no_change // SMOOTHING_DIVISOR))
+                        max(1, ranker.n_iter_no_change // SMOOTHING_DIVISOR),
+                        ranker._learning_rate(candidate))
     try:
         out = _train(client, params, dtrain, ranker._rounds(True), objective,
                      [(dtrain, "held_out")], metric,

@@ -260,6 +260,33 @@ def test_logloss_patience_is_relative_to_the_best_round(stop_round):
     assert stopping.best_round == 300
 
 
+def _logloss_stop(losses, learning_rate):
+    stopping = Stopping(None, "logloss", patience=100, width=25, learning_rate=learning_rate)
+    for t, loss in enumerate(losses):
+        if stopping.update(None, loss):
+            return t, stopping.best_round
+    raise AssertionError("never stopped")
+
+
+def test_logloss_rule_stops_a_loss_that_falls_forever_by_ever_smaller_steps():
+    """A held-out log-loss falling by 1 % a round (separable data) never stopped a
+    rule counting a share of the best value as a gain; the gain is now a share of
+    the first round's log-loss (LOGLOSS_MIN_GAIN per LOGLOSS_GAIN_RATE of learning
+    rate), so it stops once the fall over its patience is that small."""
+    from pauc.boost._stopping import LOGLOSS_GAIN_RATE, LOGLOSS_MIN_GAIN
+    losses = 0.7 * 0.99 ** np.arange(3000)
+    stop, best = _logloss_stop(losses, LOGLOSS_GAIN_RATE)
+    assert stop < 1000
+    gain = LOGLOSS_MIN_GAIN * losses[0]
+    assert losses[best - 1] - losses[best - 1:stop + 1].min() < gain
+    # what the old rule would have done: every round a new best, to the cap
+    assert all(b < a * (1 - LOGLOSS_MIN_GAIN) for a, b in zip(losses[:999], losses[1:1000]))
+    # a three times slower learner: a third of the gain counts, it stops later
+    slow_stop, slow_best = _logloss_stop(losses, LOGLOSS_GAIN_RATE / 3)
+    assert slow_best > best and slow_stop > stop
+    assert losses[slow_best - 1] - losses[slow_best - 1:slow_stop + 1].min() < gain / 3
+
+
 def test_ten_rounds_keep_more_than_one():
     X, y = _data(2000, seed=6)
     model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=10,

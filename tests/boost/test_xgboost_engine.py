@@ -71,7 +71,7 @@ def test_both_engines_stop_where_the_one_rule_says(engine, loss):
     eng = get_engine(engine)
     params = eng.params({"learning_rate": 0.3, "num_leaves": 15}, candidate.config, 0, 1)
     fit = boost_fold(eng, X, is_pos, train, held_out, candidate, params, 400, (0.0, 0.2),
-                     patience=10, width=3)
+                     patience=10, width=3, learning_rate=0.3)
     n_boosted = eng.n_rounds(fit.booster)
     assert n_boosted < 400 and fit.history.shape == (n_boosted,)
     if candidate.rule == "window":
