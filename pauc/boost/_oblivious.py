@@ -111,18 +111,20 @@ class ObliviousBooster:
     border index of each level; a row goes right when its code is above it),
     ``values`` (one row of ``2 ** depth`` leaf values per tree) and the gain of
     each split, kept as the kernel's blocks of rounds (joined once, on first
-    use)."""
+    use); ``n_trees`` counts them."""
 
     def __init__(self, quantizer, depth):
         self.quantizer, self.depth = quantizer, depth
         self._blocks = []           # (features, borders, values, gains) of some rounds
         self._joined = None
+        self.n_trees = 0
 
     def add(self, features, borders, values, gains):
         """Trees given as rows of ``(k, depth)``, ``(k, depth)``, ``(k, 2 ** depth)``
         and ``(k, depth)`` arrays."""
         self._blocks.append((features, borders, values, gains))
         self._joined = None
+        self.n_trees += values.shape[0]
 
     def _all(self):
         if self._joined is None:
@@ -134,10 +136,6 @@ class ObliviousBooster:
                                  for p, e in zip(parts, empty))
             self._blocks = [self._joined]
         return self._joined
-
-    @property
-    def n_trees(self):
-        return sum(block[2].shape[0] for block in self._blocks)
 
     @property
     def gains_per_tree(self):
