@@ -13,7 +13,8 @@ from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import StratifiedKFold
 
 from pauc.boost import GradientBoostingRanker
-from pauc.boost._crossfit import auto_n_folds
+from pauc.boost._crossfit import (LARGE_DATA_FOLDS, SMALL_DATA_FOLDS, SMALL_DATA_ROWS,
+                                   auto_n_folds)
 from pauc.boost._engines import engine_of
 from pauc.boost._gbm import SELECTION_CONFIDENCE
 from pauc.boost._selection import (RankScale, blend, criterion, fold_quantiles,
@@ -124,6 +125,11 @@ def test_cv_auto_picks_the_folds_from_the_data():
     assert auto_n_folds(500, 5000, (0.0, 0.1), 0.1) == 5
     assert auto_n_folds(3000, 27_000, (0.0, 0.1), 0.1) == 3
     assert auto_n_folds(3, 2997, (0.0, 0.1), 0.1) == 3          # never more than positives
+    # the small-data row limit is inclusive: at it the small-data folds, one row above not
+    n_pos = SMALL_DATA_ROWS // 10
+    assert SMALL_DATA_FOLDS != LARGE_DATA_FOLDS
+    assert auto_n_folds(n_pos, SMALL_DATA_ROWS - n_pos, (0.0, 0.1), 0.1) == SMALL_DATA_FOLDS
+    assert auto_n_folds(n_pos, SMALL_DATA_ROWS - n_pos + 1, (0.0, 0.1), 0.1) == LARGE_DATA_FOLDS
     X, y = _data(1000)
     model = GradientBoostingRanker((0.0, 0.1), n_estimators=5, random_state=0).fit(X, y)
     assert model.n_splits_ == 5 and len(model.cv_results_["rounds"][0]) == 5
@@ -158,6 +164,33 @@ def test_kept_candidate_is_the_best_eligible_one():
     assert set(res) == {"candidate", "oof_score", "oof_std_error", "win_share", "rounds",
                         "weights", "selected"}
     assert all(0 < se < 0.1 for se in res["oof_std_error"])
+
+
+def test_oof_std_error_is_the_bootstrap_standard_error_of_the_criterion():
+    """``oof_std_error`` is the standard deviation of the candidate's out-of-fold
+    criterion over stratified bootstrap resamples of the held-out rows, recomputed
+    here by a loop of its own (a value 10 times too small passed every test before).
+    Both are Monte Carlo estimates (the fit's on 100 resamples): the relative error
+    of a standard deviation from 100 draws is about 1/sqrt(200) = 7 %, so 30 % is
+    over four of its standard errors and a factor of 2 is far outside."""
+    X, y = _data(2000, seed=4)
+    model = GradientBoostingRanker((0.0, 0.1), n_estimators=60, n_iter_no_change=10,
+                                   random_state=0).fit(X, y)
+    res = model.cv_results_
+    rng = np.random.default_rng(11)
+    for name, scores in model.oof_scores_.items():
+        rows = ~np.isnan(scores)
+        pos, s = y[rows] == 1, scores[rows]
+        pos_rows, neg_rows = np.flatnonzero(pos), np.flatnonzero(~pos)
+        values = []
+        for _ in range(2000):
+            draw = np.concatenate([rng.choice(pos_rows, pos_rows.size),
+                                   rng.choice(neg_rows, neg_rows.size)])
+            values.append(np.mean([partial_auc(pos[draw], s[draw], fpr_range=w)
+                                   for w in model.validation_windows_]))
+        expected = np.std(values, ddof=1)
+        got = res["oof_std_error"][res["candidate"].index(name)]
+        assert got == pytest.approx(expected, rel=0.3), name
 
 
 @settings(max_examples=100, deadline=None)

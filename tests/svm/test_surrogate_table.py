@@ -182,3 +182,27 @@ def test_one_row_two_names():
     g2, h2 = window_objective(y, (0.05, 0.3), "tight_hinge").gradient(s)
     np.testing.assert_array_equal(g1, g2)
     np.testing.assert_array_equal(h1, h2)
+
+
+def test_every_window_row_depends_on_the_window():
+    """A row declared ``window=True`` is a loss of the FPR window: moving the window
+    moves its value and its gradient (the log-loss declared a window loss passed
+    every test before).  The pointwise log-loss, declared so, does not move."""
+    rng = np.random.default_rng(3)
+    y = (rng.random(300) < 0.3).astype(int)
+    s = rng.normal(size=300) + y
+    for name in loss_names("window"):
+        narrow = surrogate_at_scores(name, s, y, fpr_range=(0.0, 0.1))
+        wide = surrogate_at_scores(name, s, y, fpr_range=(0.2, 0.7))
+        assert narrow[0] != pytest.approx(wide[0], rel=1e-6), name
+        assert not np.allclose(narrow[1], wide[1]), name
+    logloss = loss_row("logloss")
+    assert not logloss.window
+    is_pos = y.astype(bool)
+    args = [np.ascontiguousarray(s), np.ascontiguousarray(is_pos, dtype=np.uint8),
+            int(is_pos.sum())]
+    values = []
+    for j_alpha, j_beta in ((0, 21), (42, 147)):
+        grad, hess = np.zeros(300), np.zeros(300)
+        values.append(logloss.derivatives(*args, j_alpha, j_beta, grad, hess))
+    assert values[0] == values[1]
