@@ -66,6 +66,7 @@ from sklearn.tree import DecisionTreeClassifier
 from pauc.boost import AUCBoost, MartiRank, RankingStump
 from pauc.datasets import load_a9a, make_ranking_forest_data
 
+from _paths import PANEL_CACHE
 from _timing import best_fit, interleaved_best_times
 
 
@@ -274,7 +275,7 @@ def main():
                              "refit=True)")
     parser.add_argument("--sets", nargs="+", default=None,
                         help="gbm-panel: sets of bench/panel_real.py (default: all)")
-    parser.add_argument("--cache", default="/work/cache-crossfit/panel",
+    parser.add_argument("--cache", default=str(PANEL_CACHE),
                         help="gbm-panel: panel_real.py's cache of test pAUCs")
     parser.add_argument("--method", default="gbm-stopgain",
                         help="gbm-panel: panel_real.py's name of the defaults' run")

@@ -28,7 +28,7 @@ The problems (train / test rows; positives in train):
   pure-noise features, circles with the positives thinned to 20 %;
 * ``friedman``: ``make_friedman1`` (noise 1) thresholded at its 90 % quantile;
 * ``checker``: a 4 x 4 checkerboard with 10 % label flips and 6 noise features;
-* ``a9a``: the shipped split; ``reuters``: ``/work/shared/data`` if present.
+* ``a9a``: the shipped split; ``reuters``: ``../shared/data`` beside the repository, if present.
 """
 
 import argparse
@@ -48,8 +48,10 @@ from pauc.datasets import load_a9a, make_ranking_forest_data
 from pauc.metrics import partial_auc
 from pauc.objectives import window_objective
 
+from _paths import DATA
+
 WINDOWS = ((0.0, 0.01), (0.02, 0.05), (0.0, 0.1))
-REUTERS = Path("/work/shared/data")
+REUTERS = DATA
 
 
 def _halves(X, y, n_train):

@@ -4,7 +4,10 @@ The sets (issue 25):
 
 * the five small imbalanced KEEL sets of the data folder (``page-blocks0``,
   ``winequality-red-4``, ``car-good``, ``kr-vs-k-zero-one_vs_draw``,
-  ``abalone-17_vs_7-8-9-10``), 10 repeated stratified 70/30 splits each;
+  ``abalone-17_vs_7-8-9-10``) and the six of 25-55 positives (``cm1``, ``yeast4``,
+  ``yeast-1-2-8-9_vs_7``, ``winequality-white-3-9_vs_5``, ``spectf``, ``yeast5``),
+  10 repeated stratified 70/30 splits each, read from ``../shared/data`` beside
+  the repository;
 * ``a9a`` and ``reuters``, their shipped training / test splits;
 * the generators of ``bench/panel_boost.py``: ``mc-issue`` (issue 18's
   ``make_classification``) and ``hastie-imb``, their fixed splits.
@@ -21,7 +24,8 @@ holds at least 5000 negatives (50 in the window).  Test partial AUC with
 ``normalize="range"`` (Narasimhan & Agarwal).
 
 Every (set, split, method) result -- the test pAUC of each window and the fit
-seconds -- is cached as a JSON file under ``--cache``, so the peers are
+seconds -- is cached as a JSON file under ``--cache`` (``bench/.cache/panel``,
+ignored by git), so the peers are
 measured once and pauc's variants can be iterated on::
 
     python bench/panel_real.py run --methods peers
@@ -50,9 +54,12 @@ from pauc.metrics import partial_auc
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-DATA = Path("/work/shared/data")
+from _paths import DATA, PANEL_CACHE  # noqa: E402
+
 SMALL = ("page-blocks0", "winequality-red-4", "car-good", "kr-vs-k-zero-one_vs_draw",
-         "abalone-17_vs_7-8-9-10")
+         "abalone-17_vs_7-8-9-10",
+         # the six sets of 25-55 positives added to the shared data later
+         "cm1", "yeast4", "yeast-1-2-8-9_vs_7", "winequality-white-3-9_vs_5", "spectf", "yeast5")
 FIXED = ("a9a", "reuters", "mc-issue", "hastie-imb")
 SETS = SMALL + FIXED
 N_SPLITS = 10
@@ -354,7 +361,7 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     for command in ("run", "report"):
         p = sub.add_parser(command)
-        p.add_argument("--cache", default="/work/cache-crossfit/panel")
+        p.add_argument("--cache", default=str(PANEL_CACHE))
         p.add_argument("--sets", nargs="+", default=list(SETS))
         p.add_argument("--methods", nargs="+",
                        default=["peers"] if command == "run" else ["gbm", *PEERS])

@@ -29,6 +29,8 @@ from pauc.boost._selection import (RankScale, blend, bootstrap_criteria, criteri
 from pauc.boost._stopping import validation_windows
 from pauc.metrics import partial_auc
 
+from _paths import PANEL_CACHE
+
 
 def _fold_quantiles(raw, pos, window, split):
     """Runs saved before the out-of-fold scores were fold quantiles hold the raw
@@ -91,7 +93,7 @@ def _store(npz, method, window, value, chosen):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cache", default="/work/cache-crossfit/panel")
+    parser.add_argument("--cache", default=str(PANEL_CACHE))
     parser.add_argument("--method", default="gbm")
     parser.add_argument("--sets", nargs="+", default=["*"])
     parser.add_argument("--write-method", default=None,
