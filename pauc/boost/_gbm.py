@@ -217,7 +217,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         Seeds the folds, the engine and the bootstrap.
     n_jobs : int or None, default=None
         Threads: the (candidate, fold) fits run in parallel, each engine
-        with its share of the threads.  None means 1, -1 all cores.  The
+        with its share of the threads.  None means 1, -1 all cores.  On dask
+        data, the threads of each worker's XGBoost (the folds run one after
+        the other on the whole cluster), capped at the threads the worker
+        has (None means 1, -1 all of them).  The
         fitted model does not depend on it (each fit has its own seed, and
         LightGBM runs with ``deterministic=True``; XGBoost's histogram
         method is deterministic).

@@ -62,7 +62,8 @@ import uuid
 import dask
 import dask.array as da
 import numpy as np
-from sklearn.utils import check_random_state
+from sklearn.utils import assert_all_finite, check_random_state
+from sklearn.utils.validation import validate_data
 
 from .._threshold import threshold_rule
 from .._validation import check_fpr_range, indices_among
@@ -128,6 +129,35 @@ def _as_arrays(X, y):
     if y.chunks[0] != X.chunks[0]:
         y = y.rechunk((X.chunks[0],))
     return X, y
+
+
+def _schema(X):
+    """A zero-row in-memory stand-in of dask ``X`` with its columns (their names and
+    dtypes for a dataframe): scikit-learn's validation reads it to set and check
+    ``n_features_in_`` and ``feature_names_in_``, as the in-memory fit does."""
+    if hasattr(X, "columns") and hasattr(X, "_meta"):
+        return X._meta
+    return np.empty((0,) + tuple(X.shape[1:]), dtype=X.dtype)
+
+
+def _check_finite_block(block, estimator_name):
+    """scikit-learn's finiteness check of the in-memory fit, on one block on its worker
+    (the ``ValueError`` reaches the client as it is)."""
+    assert_all_finite(block, input_name="X", estimator_name=estimator_name)
+    return block
+
+
+def _finite(X, ranker):
+    """``X`` whose blocks are checked for NaN and infinity when computed (lazily)."""
+    return X.map_blocks(_check_finite_block, estimator_name=type(ranker).__name__,
+                        dtype=X.dtype)
+
+
+def _n_threads(client, n_jobs):
+    """Each worker's XGBoost threads: ``n_jobs`` as in memory (None = 1, -1 = all
+    of them), capped at the threads the worker has (more would only contend)."""
+    from ..boost._engines import effective_threads
+    return max(1, min(effective_threads(n_jobs), *client.nthreads().values()))
 
 
 def _check(ranker, sample_weight):
@@ -268,7 +298,7 @@ def boosting_fit(ranker, X, y, sample_weight):
     import xgboost.dask as xgb_dask
 
     from ..boost._candidates import candidates
-    from ..boost._engines import MAX_BIN, effective_threads
+    from ..boost._engines import MAX_BIN
 
     ranker._validate_params()
     _check(ranker, sample_weight)
@@ -280,10 +310,13 @@ def boosting_fit(ranker, X, y, sample_weight):
                          "Client(LocalCluster(n_workers=2))")
     # the user's X is never persisted here: XGBoost's matrix reads its blocks where
     # they are (a persisted copy would sit beside the user's and the matrix)
+    # n_features_in_ and feature_names_in_ by scikit-learn's rule, as in memory
+    validate_data(ranker, _schema(X), reset=True, ensure_min_samples=0,
+                  ensure_all_finite=False)
     X, y = _as_arrays(X, y)
+    _finite(X, ranker).sum().compute()       # one pass: NaN or infinity is a ValueError
     classes = np.unique(da.unique(y).compute())
     pos_label = ranker._set_binary_classes(classes, classes)
-    ranker.n_features_in_ = int(X.shape[1])
     is_pos = y == pos_label
     chunk_counts = chunk_class_counts(is_pos)
     n_pos, n_neg = (int(v) for v in chunk_counts.sum(axis=0))
@@ -297,8 +330,9 @@ def boosting_fit(ranker, X, y, sample_weight):
                                                   [min(n_pos, 2), min(n_neg, 2)]))
     # no shape: the larger-data candidates, all boosted by XGBoost (pauc's oblivious
     # trees, the small-data reference in memory, run in one process only)
-    pool = candidates(ranker.loss)
-    n_threads = effective_threads(ranker.n_jobs)
+    # (the in-memory rule of few positives: the reference alone)
+    pool = candidates(ranker.loss, None, n_pos)
+    n_threads = _n_threads(client, ranker.n_jobs)
     ranker.cv_results_, ranker.oof_scores_, ranker.validation_windows_ = {}, {}, []
     ranker.validation_history_, ranker.validation_score_ = {}, {}
     ranker.validation_rounds_, ranker.selection_confidence_, ranker.fit_seconds_ = {}, {}, {}
@@ -427,9 +461,11 @@ def boosting_scores(ranker, X):
     if not all(hasattr(b, "inplace_predict") for _, _, boosters, _ in ranker.members_
                for b in boosters):
         raise ValueError("scoring dask data needs a model fitted with engine='xgboost'")
+    if getattr(X, "ndim", 2) != 2:
+        raise ValueError(f"X must be 2-d, got shape {X.shape}")
+    # the number of features and their names (order included) by scikit-learn's rule
+    validate_data(ranker, _schema(X), reset=False, ensure_min_samples=0,
+                  ensure_all_finite=False)
     if hasattr(X, "to_dask_array"):
         X = X.to_dask_array(lengths=True)
-    if X.ndim != 2 or X.shape[1] != ranker.n_features_in_:
-        raise ValueError(f"X has shape {X.shape}; the model was fitted with "
-                         f"{ranker.n_features_in_} features")
-    return _lazy_scores(ranker, X)
+    return _lazy_scores(ranker, _finite(X, ranker))
