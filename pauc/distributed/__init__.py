@@ -28,6 +28,9 @@ way, from here to the in-memory code.
   global window (:mod:`._boosting`, :mod:`._xgboost_window`,
   :mod:`._global_window`, :mod:`._selection`), stopped on the exact global
   validation pAUC.
+* :func:`exact_metric`: the exact global AUC or window pAUC as a custom
+  metric of plain ``xgboost.dask`` training (XGBoost's own distributed
+  ``auc`` averages per-worker areas).
 
 Forests and grid searches stay on joblib: ``joblib.parallel_backend("dask")``
 moves them onto a cluster unchanged.
@@ -42,11 +45,12 @@ except ImportError as exc:  # pragma: no cover - dask is in the test extra
 
 from .._dispatch import register
 from ._boosting import boosting_fit, boosting_predict, boosting_scores
+from ._exact_metric import ExactMetric, exact_metric
 from ._fit import linear_scores, training_design
 from ._graphs import oracle
 from ._metrics import raw_area
 
-__all__ = []
+__all__ = ["exact_metric", "ExactMetric"]
 
 register("training_design", training_design)
 register("linear_scores", linear_scores)

@@ -223,6 +223,18 @@ def gather(values, comm):
     return comm.sum(slots)
 
 
+def global_class_counts(is_pos, comm):
+    """``(positives, negatives)`` of the rows of every worker (one ``sum`` of two
+    numbers); both classes are needed."""
+    n_pos_local = int(np.count_nonzero(is_pos))
+    m, n = (int(v) for v in comm.sum(np.array(
+        [n_pos_local, is_pos.shape[0] - n_pos_local], dtype=np.int64)))
+    if m == 0 or n == 0:
+        raise ValueError(f"the evaluation rows of all workers hold {m} positives and "
+                         f"{n} negatives; the partial AUC needs both classes")
+    return m, n
+
+
 class GlobalWindowMetric:
     """XGBoost custom metric: the exact validation partial AUC over every worker's rows.
 
@@ -275,13 +287,7 @@ class GlobalWindowMetric:
             rows = None if training is None else ~training
             if rows is not None:
                 is_pos = is_pos[rows]
-            n_pos_local = int(np.count_nonzero(is_pos))
-            m, n = (int(v) for v in comm.sum(np.array(
-                [n_pos_local, is_pos.shape[0] - n_pos_local], dtype=np.int64)))
-            if m == 0 or n == 0:
-                raise ValueError(f"the evaluation rows of all workers hold {m} positives and "
-                                 f"{n} negatives; the partial AUC needs both classes")
-            self._labels[key] = (is_pos, rows, m, n)
+            self._labels[key] = (is_pos, rows, *global_class_counts(is_pos, comm))
         return self._labels[key]
 
     def value(self, predt, dmatrix):
@@ -290,6 +296,11 @@ class GlobalWindowMetric:
         scores = as_scores(predt, dmatrix.num_row())
         if rows is not None:
             scores = scores[rows]
+        return self.value_of(scores, is_pos, m, n, comm)
+
+    def value_of(self, scores, is_pos, m, n, comm):
+        """The record of local ``scores`` and labels ``is_pos`` of ``m`` positives and
+        ``n`` negatives over every worker (:func:`global_class_counts`)."""
         _check_finite(scores, comm)
         pos, neg = scores[is_pos], scores[~is_pos]
         k = min(n, int(np.floor(n * max(b for _, b in self.windows))) + 1)

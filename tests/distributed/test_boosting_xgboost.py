@@ -29,32 +29,10 @@ from pauc.metrics import partial_auc  # noqa: E402
 from pauc.objectives import PAIRWISE_CURVATURE  # noqa: E402
 from pauc._validation import empirical_indices  # noqa: E402
 
+from _boosting_problems import on_workers, sorted_problem  # noqa: E402
+
 PARAMS = {"max_depth": 3, "eta": 0.3, "base_score": 0.0, "tree_method": "hist",
           "disable_default_eval_metric": 1}
-
-
-def sorted_problem(n=3000, seed=0):
-    """Labels driven by feature 0, rows sorted by it: the top of the list is on one side."""
-    rng = np.random.RandomState(seed)
-    X = rng.randn(n, 4)
-    y = (X[:, 0] + 0.7 * rng.randn(n) > 1.0).astype(np.float64)
-    order = np.argsort(X[:, 0], kind="stable")
-    return X[order], y[order]
-
-
-def on_workers(client, *arrays, parts=2):
-    """Each array as a dask array whose consecutive row blocks sit on different workers."""
-    workers = sorted(client.scheduler_info()["workers"])
-    out = []
-    for a in arrays:
-        blocks = np.array_split(a, parts)
-        # hash=False: a new key per call (equal arrays scattered by two tests would
-        # share a key, and the first test's release could drop the second's data)
-        futures = [client.scatter(b, workers=[workers[k % len(workers)]], hash=False)
-                   for k, b in enumerate(blocks)]
-        out.append(da.concatenate([da.from_delayed(f, shape=b.shape, dtype=b.dtype)
-                                   for f, b in zip(futures, blocks)]))
-    return out
 
 
 def by_rank(client, name):
