@@ -6,6 +6,7 @@ adding one entry there.  Exit code 2 means a usage or input error.
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -249,8 +250,8 @@ def compare(args, out=None, err=None):
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     fpr_range = check_fpr_range(args.fpr_range, name="--fpr-range")
-    if args.ci and args.resamples < 1:
-        raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
+    if args.ci and args.resamples < 2:
+        raise ValueError(f"--resamples must be >= 2, got {args.resamples}")
     if args.plot:
         _check_plot_path(args.plot)
     X, y, X_test, y_test = load_data(args)
@@ -299,7 +300,7 @@ def compare(args, out=None, err=None):
         ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight",
                           metadata=_plot_metadata(args.plot, summary))
     if args.json:
-        json.dump(rows, out, indent=2, default=str)
+        json.dump(_json_ready(rows), out, indent=2, default=str)
         out.write("\n")
     else:
         _print_table(rows, fpr_range, out)
@@ -310,9 +311,22 @@ def compare(args, out=None, err=None):
     return rows
 
 
+def _json_ready(value):
+    """``value`` with NaN (a test without spread) as null: JSON has no NaN."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_ready(v) for v in value]
+    return value
+
+
 def _pvalue_text(p):
     if p is None:
         return "best"
+    if math.isnan(p):
+        return "n/a"        # no spread in the resampled differences (see compare_rankers)
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 

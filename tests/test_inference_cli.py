@@ -90,6 +90,18 @@ def test_bad_resamples_is_a_usage_error_before_fitting(svmlight, capsys, monkeyp
     assert main(["compare", "--data", str(svmlight), "--methods", "logreg", "--quiet",
                  "--resamples", "0"]) == 2
     assert "--resamples" in capsys.readouterr().err
+    # one resample has no spread: refused, not a p-value of 0
+    assert main(["compare", "--data", str(svmlight), "--methods", "logreg", "--quiet",
+                 "--resamples", "1"]) == 2
+    assert "--resamples must be >= 2" in capsys.readouterr().err
+
+
+def test_a_test_without_spread_prints_no_pvalue():
+    from pauc.__main__ import _json_ready, _pvalue_text
+
+    assert _pvalue_text(float("nan")) == "n/a" and _pvalue_text(0.0001) == "<0.001"
+    assert _json_ready([{"p": float("nan"), "ci": [0.5, float("nan")]}]) == [
+        {"p": None, "ci": [0.5, None]}]
 
 
 def test_plot_with_band(svmlight, tmp_path, capsys):
