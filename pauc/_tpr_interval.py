@@ -126,7 +126,7 @@ def _check_threshold_depth(n_neg, fpr):
     k = allowed_negatives(n_neg, fpr)
     if k + 1 < FEW_WINDOW_NEGATIVES:
         warnings.warn(
-            f"at FPR {fpr:g} the threshold is the {k + 1}-th highest of the {n_neg} "
+            f"at FPR {fpr:g} the threshold lies among the {k + 1} highest of the {n_neg} "
             f"negatives: the resampled TPRs take few distinct values and the interval is "
             f"coarse (fewer than {FEW_WINDOW_NEGATIVES} negatives in the window); use more "
             "negatives or a larger FPR", UserWarning, stacklevel=3)

@@ -125,7 +125,7 @@ def test_errors_and_warnings():
         tpr_at_fpr_ci(y, s, 0.1, method="bootstrap", n_resamples=1)
     with pytest.raises(ValueError, match="at least 2 positives"):
         tpr_at_fpr_ci(np.r_[1, np.zeros(50)], np.arange(51.0), 0.1)
-    with pytest.warns(UserWarning, match="threshold is the 2-th highest"):
+    with pytest.warns(UserWarning, match="threshold lies among the 2 highest"):
         tpr_at_fpr_ci(y, s, 0.001)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
