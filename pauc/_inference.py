@@ -21,7 +21,7 @@ rankers.  The intervals here say how much.
 import math
 import numbers
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -60,9 +60,22 @@ class ConfidenceInterval:
         values (bootstrap).
     confidence_level : float
     method : str
-        ``"delong"``, or ``"percentile"`` (bootstrap).
+        ``"delong"``, ``"percentile"`` (bootstrap), or ``"exact"``
+        (:func:`tpr_at_fpr_ci`'s exact bootstrap).
     n_resamples : int or None
-        None for DeLong.
+        None for DeLong and the exact bootstrap.
+    chance : float or None
+        The metric of a ranker that ranks at random (the ROC diagonal's area
+        over the window, in the metric's normalisation: 0.5 for the AUC,
+        ``(α + β) / 2`` for ``normalize="range"``, 0.5 for ``"mcclish"``,
+        ``(β² − α²) / 2`` for ``"none"``); None where not computed.
+    pvalue_chance : float or None
+        Two-sided p-value of "the population metric equals ``chance``": for
+        the bootstrap, read off the resampled values that gave the interval
+        (:func:`partial_auc_ci`, Notes); for DeLong, the z test.
+    resamples : float array of shape (n_resamples,) or None
+        The resampled values of the metric, as the interval's quantiles were
+        taken from them (None for DeLong and the exact bootstrap).
     """
 
     estimate: float
@@ -72,12 +85,18 @@ class ConfidenceInterval:
     confidence_level: float
     method: str
     n_resamples: int = None
+    chance: float = None
+    pvalue_chance: float = None
+    resamples: np.ndarray = field(default=None, compare=False, repr=False)
 
     def __repr__(self):
         boot = "" if self.n_resamples is None else f", n_resamples={self.n_resamples}"
+        chance = ("" if self.pvalue_chance is None else
+                  f", chance={self.chance:.4f}, pvalue_chance={self.pvalue_chance:.4g}")
         return (f"ConfidenceInterval(estimate={self.estimate:.4f}, "
                 f"{100 * self.confidence_level:g}% CI [{self.low:.4f}, {self.high:.4f}], "
-                f"standard_error={self.standard_error:.4f}, method={self.method!r}{boot})")
+                f"standard_error={self.standard_error:.4f}, method={self.method!r}{boot}"
+                f"{chance})")
 
 
 @dataclass(frozen=True, repr=False)
@@ -104,6 +123,9 @@ class RankerComparison:
         population values of the metric.
     confidence_level : float
     n_resamples : int or None
+    resamples : float array of shape (n_resamples,) or None
+        Bootstrap: the resampled differences (A − B) whose quantiles are the
+        interval; None for DeLong.
     """
 
     metric: str
@@ -118,6 +140,7 @@ class RankerComparison:
     pvalue: float
     confidence_level: float
     n_resamples: int = None
+    resamples: np.ndarray = field(default=None, compare=False, repr=False)
 
     def __repr__(self):
         boot = "" if self.n_resamples is None else f", n_resamples={self.n_resamples}"
@@ -217,6 +240,23 @@ def _percentile_interval(values, confidence_level):
     return float(low), float(high), se
 
 
+def chance_area(fpr_lo, fpr_hi, tpr_floor=0.0):
+    """The raw area of the ROC diagonal (a random ranking) over FPR in [fpr_lo, fpr_hi]
+    above TPR ``tpr_floor``: the integral of max(x - floor, 0)."""
+    return 0.5 * (max(fpr_hi - tpr_floor, 0.0) ** 2 - max(fpr_lo - tpr_floor, 0.0) ** 2)
+
+
+def _percentile_pvalue(values, null):
+    """Two-sided bootstrap p-value of "the metric equals ``null``", read off the
+    resampled values: twice the smaller share of them on either side of ``null``
+    (the test whose acceptance region is the percentile interval), counted as
+    (1 + count) / (1 + resamples), so that it is never 0 (Davison & Hinkley 1997,
+    Ch. 4)."""
+    below = np.count_nonzero(values <= null)
+    above = np.count_nonzero(values >= null)
+    return min(1.0, 2.0 * (1.0 + min(below, above)) / (values.shape[0] + 1.0))
+
+
 def _normal_test(difference, standard_error):
     """``(statistic, two-sided p-value)`` of ``difference / standard_error``.
 
@@ -240,14 +280,17 @@ def _normal_test(difference, standard_error):
 
 def _bootstrap_interval(is_pos, score, fpr_lo, fpr_hi, tpr_floor, scale, confidence_level,
                         n_resamples, random_state, n_jobs):
-    """Estimate and percentile interval of ``scale(area)``: one sort, then the resamples."""
+    """Estimate and percentile interval of ``scale(area)``: one sort, then the resamples;
+    the same resamples test the chance value."""
     boot = StratifiedBootstrap(is_pos, [score], fpr_hi)
     estimate = scale(boot.observed(fpr_lo, fpr_hi, tpr_floor)[0])
     areas = boot.resample(n_resamples, random_state, fpr_lo, fpr_hi, tpr_floor,
                           n_jobs=n_jobs)[:, 0]
-    low, high, se = _percentile_interval(scale(areas), confidence_level)
+    values = scale(areas)
+    low, high, se = _percentile_interval(values, confidence_level)
+    chance = float(scale(chance_area(fpr_lo, fpr_hi, tpr_floor)))
     return ConfidenceInterval(float(estimate), low, high, se, confidence_level, "percentile",
-                              n_resamples)
+                              n_resamples, chance, _percentile_pvalue(values, chance), values)
 
 
 def _check_common(confidence_level, n_resamples):
@@ -285,7 +328,9 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
     -------
     ConfidenceInterval
         ``estimate`` (equal to :func:`pauc.metrics.roc_auc`), ``low``, ``high``,
-        ``standard_error``.
+        ``standard_error``; ``chance`` (0.5) and ``pvalue_chance``: DeLong's z
+        test of AUC = 0.5, or the bootstrap test of :func:`partial_auc_ci`
+        (its Notes); ``resamples`` (bootstrap).
 
     Raises
     ------
@@ -337,8 +382,9 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
     auc, variance = delong_variance(is_pos, score)
     se = math.sqrt(variance)
     z = float(ndtri(0.5 * (1.0 + confidence_level)))
+    _, pvalue = _normal_test(auc - 0.5, se)
     return ConfidenceInterval(float(auc), max(0.0, auc - z * se), min(1.0, auc + z * se), se,
-                              confidence_level, "delong", None)
+                              confidence_level, "delong", None, 0.5, pvalue)
 
 
 def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
@@ -373,6 +419,9 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     Returns
     -------
     ConfidenceInterval
+        ``estimate`` (equal to :func:`pauc.metrics.partial_auc`), ``low``,
+        ``high``, ``standard_error``; ``chance`` and ``pvalue_chance`` (Notes);
+        ``resamples``, the resampled partial AUCs.
 
     Raises
     ------
@@ -387,6 +436,26 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
         few values and the interval is coarse; when a class holds fewer than 20
         rows: the interval is too narrow (coverage table in :func:`roc_auc_ci`).
 
+    Notes
+    -----
+    **Against chance.**  ``pvalue_chance`` tests "the population partial AUC
+    equals ``chance``", the area of the ROC diagonal over the window in the
+    chosen normalisation (``"range"``: ``(α + β) / 2``; ``"mcclish"``: 0.5;
+    ``"none"``: ``(β² − α²) / 2``), with the resamples of the interval: twice
+    the smaller share of resampled values on either side of ``chance``,
+    ``2 (1 + #) / (1 + n_resamples)`` so that it is never 0 ([4]_, Ch. 4; the
+    achieved significance level read off the bootstrap distribution, [1]_,
+    Ch. 16).  This is the test whose acceptance region is the percentile
+    interval: it rejects at ``1 − confidence_level`` when ``chance`` lies
+    outside the interval (up to the interval's quantile interpolation), so
+    the two never disagree.  A normal test (estimate − chance) / standard
+    error is not used: over a narrow window the resampled partial AUC is
+    bounded, skewed and takes few values (a staircase of few negatives), and
+    its normal tail would misstate the p-value.  The normalisations are
+    increasing affine maps of the raw area, so they give the same p-value.
+    With ``n_resamples`` resamples the smallest p-value is
+    ``2 / (n_resamples + 1)``.
+
     References
     ----------
     .. [1] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
@@ -396,6 +465,8 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
        and compare ROC curves." BMC Bioinformatics 12:77, 2011.
     .. [3] McClish, D. K. "Analyzing a portion of the ROC curve." Medical
        Decision Making 9(3), 1989.
+    .. [4] Davison, A. C. and Hinkley, D. V. "Bootstrap Methods and their
+       Application." Cambridge University Press, 1997.
     """
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
     alpha, beta = check_fpr_range(fpr_range)
@@ -417,6 +488,8 @@ def two_way_partial_auc_ci(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normali
 
     As :func:`partial_auc_ci`, for :func:`pauc.metrics.two_way_partial_auc`
     (the region FPR <= ``max_fpr``, TPR >= ``min_tpr`` of Yang et al. [2]_).
+    ``chance`` is the diagonal's area over the region (0 when ``max_fpr <=
+    min_tpr``), tested as in :func:`partial_auc_ci`.
 
     Returns
     -------
@@ -541,7 +614,8 @@ def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=Non
     difference = est_a - est_b
     statistic, pvalue = _normal_test(difference, se)
     return RankerComparison(metric, "bootstrap", float(est_a), float(est_b), float(difference),
-                            low, high, se, statistic, pvalue, confidence_level, n_resamples)
+                            low, high, se, statistic, pvalue, confidence_level, n_resamples,
+                            differences)
 
 
 def roc_confidence_band(y_true, y_score, *, fpr_range=(0.0, 0.1), n_points=50,
