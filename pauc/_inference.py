@@ -90,13 +90,11 @@ class ConfidenceInterval:
     resamples: np.ndarray = field(default=None, compare=False, repr=False)
 
     def __repr__(self):
+        # the interval only: chance and pvalue_chance are read as attributes
         boot = "" if self.n_resamples is None else f", n_resamples={self.n_resamples}"
-        chance = ("" if self.pvalue_chance is None else
-                  f", chance={self.chance:.4f}, pvalue_chance={self.pvalue_chance:.4g}")
         return (f"ConfidenceInterval(estimate={self.estimate:.4f}, "
                 f"{100 * self.confidence_level:g}% CI [{self.low:.4f}, {self.high:.4f}], "
-                f"standard_error={self.standard_error:.4f}, method={self.method!r}{boot}"
-                f"{chance})")
+                f"standard_error={self.standard_error:.4f}, method={self.method!r}{boot})")
 
 
 @dataclass(frozen=True, repr=False)
@@ -254,7 +252,7 @@ def _percentile_pvalue(values, null):
     Ch. 4)."""
     below = np.count_nonzero(values <= null)
     above = np.count_nonzero(values >= null)
-    return min(1.0, 2.0 * (1.0 + min(below, above)) / (values.shape[0] + 1.0))
+    return float(min(1.0, 2.0 * (1.0 + min(below, above)) / (values.shape[0] + 1.0)))
 
 
 def _normal_test(difference, standard_error):
