@@ -50,6 +50,19 @@ def allowed_negatives(n_neg, fpr):
     return k
 
 
+def _first(predicate, size):
+    """The first index in [0, size) where a monotone ``predicate`` (False, then True)
+    holds, or ``size`` (bisection)."""
+    low, high = 0, size
+    while low < high:
+        mid = (low + high) // 2
+        if predicate(mid):
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
 class TPRLaw:
     """The stratified bootstrap distribution of the TPR at ``fpr``: a mixture of
     ``Binomial(m, p_j) / m`` with weights ``w_j``, one per distinct negative score
@@ -60,9 +73,11 @@ class TPRLaw:
     m : int
         Positives.
     weight : float array
-        ``P(v* = u_j)``, over the thresholds of positive probability.
+        The probability of each binomial component: ``P(v* = u_j)`` summed
+        over the thresholds with the same ``p(u_j)``, those of positive
+        probability only.
     p : float array
-        ``p(u_j)``: the share of positives scored above ``u_j``.
+        Increasing: ``p(u_j)``, the share of positives scored above ``u_j``.
     estimate : float
         The sample's own TPR (equal to :func:`pauc.metrics.tpr_at_fpr`).
     """
@@ -80,12 +95,18 @@ class TPRLaw:
         values = -values
         above_neg = first / n                                     # q(u_j): negatives > u_j
         above_pos = (self.m - np.searchsorted(pos, values, side="right")) / self.m
-        # P(v* <= u_j) (1 at the highest score), less P(v* <= the next lower score)
-        at_most = binom.cdf(k, n, above_neg)
-        weight = at_most - np.r_[at_most[1:], 0.0]
-        keep = weight > 0.0
-        self.weight, self.p = weight[keep] / weight[keep].sum(), above_pos[keep]
         self.estimate = float(above_pos[np.searchsorted(-values, -neg[k])])
+        # P(v* <= u_j) falls from 1 (the highest score) as q(u_j) grows, and is 0.0 in
+        # double from some score down: compute it above that score only (the same
+        # floats as everywhere, where it is not 0)
+        stop = _first(lambda j: binom.cdf(k, n, above_neg[j]) == 0.0, values.shape[0])
+        at_most = np.r_[binom.cdf(k, n, above_neg[:stop]), 0.0]
+        weight = at_most[:-1] - at_most[1:]        # P(v* = u_j)
+        # thresholds with the same positives above them are one binomial
+        p, component = np.unique(above_pos[:stop], return_inverse=True)
+        weight = np.bincount(component, weights=weight)
+        keep = weight > 0.0
+        self.weight, self.p = weight[keep] / weight[keep].sum(), p[keep]
 
     def cdf(self, count):
         """``P(m TPR* <= count)``."""
@@ -94,14 +115,7 @@ class TPRLaw:
     def quantile(self, q):
         """The smallest TPR whose distribution function reaches ``q`` (by bisection
         over the ``m + 1`` possible counts)."""
-        low, high = 0, self.m
-        while low < high:
-            mid = (low + high) // 2
-            if self.cdf(mid) >= q:
-                high = mid
-            else:
-                low = mid + 1
-        return low / self.m
+        return _first(lambda count: self.cdf(count) >= q, self.m + 1) / self.m
 
     def standard_error(self):
         """The mixture's standard deviation (variance: mean within + between)."""
