@@ -118,7 +118,10 @@ class RankerComparison:
         differences).
     pvalue : float
         Two-sided, from the standard normal: the null hypothesis is equal
-        population values of the metric.
+        population values of the metric.  With a zero standard error (every
+        resample, or every placement value, agrees): statistic 0 and p-value 1
+        when the difference is 0, else NaN for both -- the normal approximation
+        has no scale, and a handful of positives redrawn alike is no certainty.
     confidence_level : float
     n_resamples : int or None
     resamples : float array of shape (n_resamples,) or None
