@@ -147,7 +147,7 @@ def _check_threshold_depth(n_neg, fpr):
 
 
 def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact",
-                  n_resamples=2000, random_state=None, pos_label=None):
+                  n_resamples=None, random_state=None, pos_label=None):
     """Confidence interval of the TPR at a false-positive rate (stratified bootstrap).
 
     The statistic is :func:`pauc.metrics.tpr_at_fpr` with its default
@@ -177,10 +177,11 @@ def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact"
     fpr : float in [0, 1]
     confidence_level : float in (0, 1), default=0.95
     method : {"exact", "bootstrap"}, default="exact"
-    n_resamples : int >= 2, default=2000
-        ``method="bootstrap"`` only.
+    n_resamples : int >= 2, default=None
+        ``method="bootstrap"`` only (None: 2000); refused with ``"exact"``,
+        which draws nothing.
     random_state : None, int, numpy Generator, RandomState or SeedSequence
-        ``method="bootstrap"`` only.
+        ``method="bootstrap"`` only; refused with ``"exact"``.
 
     Returns
     -------
@@ -211,9 +212,13 @@ def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact"
     .. [3] David, H. A. and Nagaraja, H. N. "Order Statistics." 3rd edition,
        Wiley, 2003.
     """
-    confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
-    fpr = check_rate(fpr, "fpr")
     _check_choice(method, "method", ("exact", "bootstrap"))
+    if method == "exact" and (n_resamples is not None or random_state is not None):
+        raise ValueError("n_resamples and random_state are for method='bootstrap'; the exact "
+                         "interval computes the bootstrap distribution and draws nothing")
+    confidence_level, n_resamples = _check_common(
+        confidence_level, 2000 if n_resamples is None else n_resamples)
+    fpr = check_rate(fpr, "fpr")
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
     _check_bootstrap_classes(is_pos)

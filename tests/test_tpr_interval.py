@@ -70,7 +70,8 @@ def test_estimate_is_tpr_at_fpr(m, n, levels, fpr, seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for method in ("exact", "bootstrap"):
-            ci = tpr_at_fpr_ci(y, s, fpr, method=method, n_resamples=20, random_state=0)
+            draws = {} if method == "exact" else {"n_resamples": 20, "random_state": 0}
+            ci = tpr_at_fpr_ci(y, s, fpr, method=method, **draws)
             assert ci.estimate == tpr_at_fpr(y, s, fpr)
             assert ci.low <= ci.high
 
@@ -123,6 +124,10 @@ def test_errors_and_warnings():
         tpr_at_fpr_ci(y, s, 0.1, method="bca")
     with pytest.raises(ValueError, match="n_resamples"):
         tpr_at_fpr_ci(y, s, 0.1, method="bootstrap", n_resamples=1)
+    with pytest.raises(ValueError, match="draws nothing"):
+        tpr_at_fpr_ci(y, s, 0.1, random_state=0)
+    with pytest.raises(ValueError, match="draws nothing"):
+        tpr_at_fpr_ci(y, s, 0.1, n_resamples=500)
     with pytest.raises(ValueError, match="at least 2 positives"):
         tpr_at_fpr_ci(np.r_[1, np.zeros(50)], np.arange(51.0), 0.1)
     with pytest.warns(UserWarning, match="threshold lies among the 2 highest"):
