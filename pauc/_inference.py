@@ -427,8 +427,9 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     Raises
     ------
     ValueError
-        Fewer than 2 positives or 2 negatives (see :func:`roc_auc_ci`); a window holding no negative (``ceil(n β) - floor(n α) < 1``);
-        ``confidence_level`` outside (0, 1); ``n_resamples < 2``.
+        Fewer than 2 positives or 2 negatives (see :func:`roc_auc_ci`); a window
+        holding no negative (``ceil(n β) - floor(n α) < 1``); ``confidence_level``
+        outside (0, 1); ``n_resamples < 2``.
 
     Warns
     -----

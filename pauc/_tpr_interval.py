@@ -27,10 +27,10 @@ same in law as redrawing the rows and computing ``tpr_at_fpr`` on each, at
 O(log n) per resample.  Either way the cost is one sort of each class.
 """
 
+import warnings
+
 import numpy as np
 from scipy.stats import binom
-
-import warnings
 
 from ._inference import (FEW_WINDOW_NEGATIVES, ConfidenceInterval, _check_bootstrap_classes,
                          _check_choice, _check_common, _percentile_interval)
