@@ -646,8 +646,8 @@ def roc_confidence_band(y_true, y_score, *, fpr_range=(0.0, 0.1), n_points=50,
     n_points = check_int(n_points, "n_points", 2)
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
-    _check_window(is_pos, alpha, beta)
     _check_bootstrap_classes(is_pos)
+    _check_window(is_pos, alpha, beta)
     grid = np.linspace(alpha, beta, n_points)
     boot = StratifiedBootstrap(is_pos, [score], beta)
     _, observed = boot.observed(alpha, beta, 0.0, grid)
