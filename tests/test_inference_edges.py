@@ -204,7 +204,7 @@ def test_strong_ranker_is_far_from_chance():
     assert two_way.pvalue_chance == 2 / 1000
 
 
-@pytest.mark.slow(seconds=4)
+@pytest.mark.slow(seconds=3)
 def test_random_ranker_pvalues_against_chance_are_uniform_ish():
     """300 random rankers (600 rows, 30 % positives), window [0, 0.1]: rejections at
     5 % and the median p-value as a uniform law gives them (binomial spread: 5 % of

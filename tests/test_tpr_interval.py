@@ -139,7 +139,7 @@ def test_errors_and_warnings():
     assert same == tpr_at_fpr_ci(y, s, 0.05, method="bootstrap", random_state=4)
 
 
-@pytest.mark.slow(seconds=10)
+@pytest.mark.slow(seconds=2)
 def test_coverage_binormal_at_fpr_001():
     """Binormal, d = 1.5: the true TPR at FPR 0.01 is 1 - Φ(Φ⁻¹(0.99) - d).  500
     positives, 5,000 negatives (50 in the window), 300 replications: measured 0.95
