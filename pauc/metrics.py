@@ -81,6 +81,7 @@ from ._inference import normalized_area
 from ._inference import (ConfidenceInterval, RankerComparison, ROCBand, compare_rankers,
                          partial_auc_ci, roc_auc_ci, roc_confidence_band, two_way_partial_auc_ci)
 from ._rank_distance import kendall_tau_distance, spearman_distance
+from ._tpr_interval import tpr_at_fpr_ci
 from ._validation import check_binary_scores, check_fpr_range, check_rate
 
 __all__ = [
@@ -99,6 +100,7 @@ __all__ = [
     "two_way_partial_auc_ci",
     "compare_rankers",
     "roc_confidence_band",
+    "tpr_at_fpr_ci",
     "ConfidenceInterval",
     "RankerComparison",
     "ROCBand",
