@@ -96,8 +96,12 @@ from ._validation import _classes, check_fpr_range, check_pos_label, empirical_i
 from ._loss import _window as _window_losses
 from ._loss import loss_names, loss_row
 from ._sample_weights import refuse_sample_weights
+# XGBoost: window_objective works as it is (xgb.train(obj=...), XGBClassifier(objective=...));
+# the metric returns XGBoost's shapes
+from ._xgboost_metric import XGBoostWindowMetric, xgboost_metric
 
-__all__ = ["LOSSES", "WINDOW_LOSSES", "window_objective", "window_metric"]
+__all__ = ["LOSSES", "WINDOW_LOSSES", "window_objective", "window_metric",
+           "refuse_sample_weights", "XGBoostWindowMetric", "xgboost_metric"]
 
 #: The losses with a Hessian of the one loss table (:mod:`pauc._loss`), as at import;
 #: the window losses first.  ``"tight"`` is also reached by its boosting name
@@ -371,11 +375,3 @@ def window_metric(fpr_range=(0.0, 0.1), *, pos_label=None):
         estimators' ``eval_metric``.
     """
     return WindowMetric(check_fpr_range(fpr_range), pos_label)
-
-
-# XGBoost: window_objective works as it is (xgb.train(obj=...), XGBClassifier(objective=...));
-# the metric returns XGBoost's shapes (pauc._xgboost_metric: outside pauc.boost, whose
-# estimator imports this module).
-from ._xgboost_metric import XGBoostWindowMetric, xgboost_metric  # noqa: E402
-
-__all__ += ["refuse_sample_weights", "XGBoostWindowMetric", "xgboost_metric"]

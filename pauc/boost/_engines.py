@@ -51,8 +51,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 import scipy.sparse as sp
 
-# the module, not its names: pauc.objectives imports this package's modules
-from .. import objectives
+from ..objectives import WindowObjective, refuse_sample_weights
 
 __all__ = ["ENGINES", "CANDIDATE_ENGINES", "Engine", "LightGBMEngine", "XGBoostEngine",
            "ObliviousEngine", "get_engine",
@@ -162,7 +161,7 @@ class LightGBMEngine(Engine):
                 params["metric"] = "binary_logloss"
         else:
             # built from validated labels: no second validation (objectives.window_objective)
-            params["objective"] = objectives.WindowObjective(train[1], fpr_range, loss, 0.0)
+            params["objective"] = WindowObjective(train[1], fpr_range, loss, 0.0)
         train_set = self.dataset(*train, params["seed"])
         extra, callbacks = {}, []
         if valid is not None:
@@ -259,7 +258,7 @@ class XGBoostEngine(Engine):
               criterion=None, stopping=None, log=False):
         import xgboost as xgb
         train_set = self.dataset(*train, params["nthread"])
-        objective = objectives.WindowObjective(train[1], fpr_range, loss, 0.0)
+        objective = WindowObjective(train[1], fpr_range, loss, 0.0)
         extra = {}
         with_logloss = stopping is not None and stopping.rule == "logloss"
         if valid is not None and (criterion is not None or with_logloss):
@@ -305,7 +304,7 @@ class CriterionMetric:
         self.records = []
 
     def __call__(self, predt, dmatrix):
-        objectives.refuse_sample_weights(dmatrix)
+        refuse_sample_weights(dmatrix)
         scores = np.asarray(predt, dtype=np.float64).reshape(-1)
         record = {"value": None, "logloss": None}
         out = []
