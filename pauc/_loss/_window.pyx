@@ -120,22 +120,16 @@ cdef struct Window:
 
 
 cdef inline double _omega(double z, const Window* w) noexcept nogil:
-    """Weight of a negative scored ``z`` in the window (see "Ties")."""
-    if z > w.v_top or z < w.v_bot:
-        return 0.0
-    if z == w.v_top:
-        return w.w_top
-    if z == w.v_bot:
-        return w.w_bot
-    return 1.0
+    """Weight of a negative scored ``z`` in the window (see "Ties"; the rule is
+    ``window_weight`` of ``_window.pxd``, shared with the distributed kernels)."""
+    return window_weight(z, w.v_top, w.v_bot, w.w_top, w.w_bot)
 
 
-cdef inline double _share(Py_ssize_t above, Py_ssize_t tied, Py_ssize_t j_alpha,
-                          Py_ssize_t j_beta) noexcept nogil:
-    """Share of the positions ``above + 1 .. above + tied`` inside the window."""
-    cdef Py_ssize_t lo = above if above > j_alpha else j_alpha
-    cdef Py_ssize_t hi = above + tied if above + tied < j_beta else j_beta
-    return (hi - lo) / <double> tied if hi > lo else 0.0
+def window_share(Py_ssize_t above, Py_ssize_t tied, Py_ssize_t j_alpha, Py_ssize_t j_beta):
+    """Share of the positions ``above + 1 .. above + tied`` inside the window
+    ``j_alpha + 1 .. j_beta``: the weight of each negative of a tie group at a
+    border (see "Ties"; the distributed window's client reads it here)."""
+    return tie_share(above, tied, j_alpha, j_beta)
 
 
 cdef void _count(const floating[::1] neg, double v_top, double v_bot,
@@ -185,8 +179,8 @@ cdef Window _window(scores, is_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta):
         neg64 = neg
         with nogil:
             _count(neg64, w.v_top, w.v_bot, counts)
-    w.w_top = _share(counts[0], counts[1], j_alpha, j_beta)
-    w.w_bot = _share(counts[2], counts[3], j_alpha, j_beta)
+    w.w_top = tie_share(counts[0], counts[1], j_alpha, j_beta)
+    w.w_bot = tie_share(counts[2], counts[3], j_alpha, j_beta)
     w.above_bot = counts[2]
     w.tied_bot = counts[3]
     return w

@@ -45,12 +45,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._loss._window import window_share
 from .._validation import empirical_indices
 from . import _window_kernels as _kernels
 from ._selection import DEFAULT_BINS, select_ranks
 
 __all__ = ["GlobalCounts", "Window", "ExponentialSums", "global_counts", "global_window",
-           "window_omega", "exponential_derivatives"]
+           "exponential_derivatives"]
 
 
 @dataclass
@@ -80,13 +81,6 @@ def global_counts(is_pos, fpr_range, comm):
     return GlobalCounts(n_pos, n_neg, n_rows, j_alpha, j_beta)
 
 
-def _share(above, tied, j_alpha, j_beta):
-    """Share of the positions ``above + 1 .. above + tied`` inside the window (the
-    rule of :mod:`pauc._loss._window`, the same float division)."""
-    lo, hi = max(above, j_alpha), min(above + tied, j_beta)
-    return (hi - lo) / float(tied) if hi > lo else 0.0
-
-
 @dataclass
 class Window:
     """The window's borders over every worker: ``v_top`` the score at position
@@ -114,20 +108,9 @@ def global_window(neg_scores, counts, comm, bins=DEFAULT_BINS, mask=None):
     return Window(v_top=top.value, v_bot=bot.value,
                   above_top=top.above, tied_top=top.tied,
                   above_bot=bot.above, tied_bot=bot.tied,
-                  w_top=_share(top.above, top.tied, counts.j_alpha, counts.j_beta),
-                  w_bot=_share(bot.above, bot.tied, counts.j_alpha, counts.j_beta),
+                  w_top=window_share(top.above, top.tied, counts.j_alpha, counts.j_beta),
+                  w_bot=window_share(bot.above, bot.tied, counts.j_alpha, counts.j_beta),
                   rounds=rounds)
-
-
-def window_omega(neg_scores, window):
-    """``omega`` of each negative score: 1 strictly inside the window, the border's
-    share at a border, 0 outside (a negative at ``v_top == v_bot`` takes ``w_top``,
-    as in :mod:`pauc._loss._window`)."""
-    z = np.asarray(neg_scores, dtype=np.float64)
-    omega = ((z < window.v_top) & (z > window.v_bot)).astype(np.float64)
-    omega[z == window.v_bot] = window.w_bot
-    omega[z == window.v_top] = window.w_top
-    return omega
 
 
 @dataclass

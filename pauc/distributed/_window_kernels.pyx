@@ -33,6 +33,9 @@ from libc.math cimport exp, INFINITY
 from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memcpy
 
+# the window's tie rule, written once (pauc/_loss/_window.pxd)
+from pauc._loss._window cimport window_weight as _omega
+
 ctypedef fused output:
     float
     double
@@ -110,19 +113,6 @@ def keys_in_range(const floating[::1] values, const unsigned char[::1] mask,
                     keys[j] = key
                     j += 1
     return out
-
-
-cdef inline double _omega(double z, double v_top, double v_bot, double w_top,
-                          double w_bot) noexcept nogil:
-    # the tie rule of pauc._loss._window (window_omega): a negative at v_top takes
-    # w_top, even when v_top == v_bot
-    if z == v_top:
-        return w_top
-    if z == v_bot:
-        return w_bot
-    if v_bot < z < v_top:
-        return 1.0
-    return 0.0
 
 
 def lowest_positive(const floating[::1] scores, const unsigned char[::1] is_pos):

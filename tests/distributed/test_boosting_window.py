@@ -18,9 +18,21 @@ from _threaded_collective import run_workers  # noqa: E402
 
 from pauc._loss import _window as _window_losses  # noqa: E402
 from pauc.distributed._global_window import (exponential_derivatives, global_counts,  # noqa: E402
-                                             global_window, window_omega)
+                                             global_window)
 from pauc.distributed._selection import key_values, order_keys, select_ranks  # noqa: E402
 from pauc.objectives import PAIRWISE_CURVATURE  # noqa: E402
+
+
+def window_omega(neg_scores, window):
+    """The tie rule restated in numpy (the kernels share pauc/_loss/_window.pxd):
+    ``omega`` of each negative score: 1 strictly inside the window, the border's
+    share at a border, 0 outside (a negative at ``v_top == v_bot`` takes ``w_top``,
+    as in :mod:`pauc._loss._window`)."""
+    z = np.asarray(neg_scores, dtype=np.float64)
+    omega = ((z < window.v_top) & (z > window.v_bot)).astype(np.float64)
+    omega[z == window.v_bot] = window.w_bot
+    omega[z == window.v_top] = window.w_top
+    return omega
 
 
 @st.composite
