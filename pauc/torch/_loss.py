@@ -156,8 +156,7 @@ class WindowLoss(torch.nn.Module):
         j_alpha, j_beta = empirical_indices(reference.numel(), self.fpr_range)
         if self.pairwise is None:
             return self._structural(scores, is_pos, j_alpha, j_beta)
-        weights = window_weights(negatives.detach(), torch.sort(reference).values,
-                                 j_alpha, j_beta)
+        weights = window_weights(negatives.detach(), reference, j_alpha, j_beta)
         inside = weights > 0
         if not bool(inside.any()):
             return scores.sum() * 0          # no batch negative in the data's window
