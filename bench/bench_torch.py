@@ -11,9 +11,10 @@ range normalisation) in the windows [0, 0.05], [0, 0.1] and [0.02, 0.05]:
 * ``dro``: LibAUC's ``pAUC_DRO_Loss(data_len)`` with ``SOPAs`` (a soft window
   without β: one fit serves the three windows), documented defaults;
 * ``pauc``: ``WindowLoss(fpr_range=window)`` at its defaults, with Adam;
-* ``pauc+sel``: the same with ``bce_weight`` (the mixture with BCE) chosen in
-  {0, 10} on a validation split of the training rows, per seed and window, as
-  pauc's boosting selection chooses its loss on held-out rows.
+* ``pauc+sel``: WindowLoss alone, its mixture with BCE (``bce_weight=10``)
+  or BCE alone, chosen on a validation split of the training rows per seed and
+  window, as pauc's boosting selection (``loss="auto"``) chooses its loss on
+  held-out rows and falls back to the log-loss.
 
 Sets: a9a (pauc's bundled copy, its own test split; an MLP 123-64-1, 3
 epochs), page-blocks0 (KEEL, 10 % positives, ``../shared/data`` relative to
@@ -217,8 +218,10 @@ def methods_available():
 # sections
 # --------------------------------------------------------------------------
 
-#: the mixture weights the ``pauc+sel`` column chooses from on a validation split
-SELECTION = (0.0, 10.0)
+#: what the ``pauc+sel`` column chooses from on a validation split: WindowLoss alone, its
+#: mixture with BCE (bce_weight 10), BCE alone (the reference the selection falls back to)
+SELECTION = ({"bce_weight": 0.0}, {"bce_weight": 10.0}, "bce")
+SELECTION_NAMES = ("0", "10", "bce")
 
 
 def _score(set_name, method, window, seed, options=None, validation=False):
@@ -226,12 +229,13 @@ def _score(set_name, method, window, seed, options=None, validation=False):
                        fpr_range=window)
 
 
-def selected_weight(set_name, window, seed):
-    """The ``bce_weight`` of :data:`SELECTION` with the best validation pAUC in
-    ``window`` (a split of the training rows; the test rows are never read)."""
-    values = [_score(set_name, "pauc", window, seed, {"bce_weight": w}, validation=True)
-              for w in SELECTION]
-    return SELECTION[int(np.argmax(values))]
+def selected(set_name, window, seed):
+    """The index in :data:`SELECTION` with the best validation pAUC in ``window``
+    (a split of the training rows; the test rows are never read)."""
+    values = [_score(set_name, "bce", window, seed, validation=True) if choice == "bce" else
+              _score(set_name, "pauc", window, seed, choice, validation=True)
+              for choice in SELECTION]
+    return int(np.argmax(values))
 
 
 def quality(args):
@@ -240,11 +244,11 @@ def quality(args):
         print("LibAUC is not installed: its rows are missing (pip install libauc --no-deps tqdm)")
     columns = methods + ["pauc+sel"]
     print(f"\n## test pAUC (range normalisation), mean over seeds {SEEDS}. pauc: WindowLoss "
-          f"at its defaults; pauc+sel: bce_weight in {SELECTION} chosen per seed on a "
-          "validation split of the training rows; margins: pauc+sel (and pauc) - best other, "
-          "then per seed")
+          "at its defaults; pauc+sel: WindowLoss with bce_weight 0 or 10, or BCE alone, chosen "
+          "per seed on a validation split of the training rows; margins: pauc+sel (and pauc) "
+          "- best other, then per seed")
     print(f"{'set':14s} {'window':13s} " + " ".join(f"{m:>8s}" for m in columns)
-          + "   margin (pauc)  per-seed margin  chosen bce_weight")
+          + "   margin (pauc)  per-seed margin  chosen (bce_weight or bce)")
     for set_name in args.sets:
         start = time.perf_counter()
         cache = {}
@@ -258,10 +262,11 @@ def quality(args):
                     if key not in cache:
                         cache[key] = train(set_name, m, window, seed)
                     table[m].append(partial_auc(*cache[key], fpr_range=window))
-                weight = selected_weight(set_name, window, seed)
-                chosen.append(weight)
-                table["pauc+sel"].append(table["pauc"][-1] if weight == 0 else _score(
-                    set_name, "pauc", window, seed, {"bce_weight": weight}))
+                choice = selected(set_name, window, seed)
+                chosen.append(SELECTION_NAMES[choice])
+                table["pauc+sel"].append(
+                    table["pauc"][-1] if choice == 0 else table["bce"][-1] if choice == 2
+                    else _score(set_name, "pauc", window, seed, SELECTION[1]))
             means = {m: np.mean(v) for m, v in table.items()}
             others = [m for m in methods if m != "pauc"]
             best_other = max(means[m] for m in others)
@@ -270,7 +275,7 @@ def quality(args):
                   + " ".join(f"{means[m]:8.4f}" for m in columns)
                   + f"  {means['pauc+sel'] - best_other:+.4f} ({means['pauc'] - best_other:+.4f})"
                   + "  " + " ".join(f"{d:+.3f}" for d in per_seed)
-                  + "  " + ",".join(f"{w:g}" for w in chosen), flush=True)
+                  + "  " + ",".join(chosen), flush=True)
         print(f"   ({set_name}: {time.perf_counter() - start:.0f} s)", flush=True)
 
 
