@@ -9,9 +9,14 @@ import torch.nn.functional as F
 from pauc._loss import loss_row
 from pauc._validation import check_fpr_range, empirical_indices
 from pauc.torch._gather import distributed_world, gather_batch
+from pauc.torch._kernel import TableKernel
 from pauc.torch._memory import NegativeMemory
 from pauc.torch._pairwise import PAIRWISE
 from pauc.torch._window import window_weights
+
+#: On CPU tensors without a memory, the table rows with a ``derivatives`` kernel run it
+#: (:class:`TableKernel`); the tests switch this off to check the torch forms too.
+TABLE_KERNELS_ON_CPU = True
 
 
 class WindowLoss(torch.nn.Module):
@@ -32,7 +37,8 @@ class WindowLoss(torch.nn.Module):
     tie rule.  Any batch, any sampler, no dataset index: a batch without a
     positive or without a negative gives a zero loss that is still part of the
     graph.  The pairwise surrogates cost one sort and prefix sums, O(b log b),
-    never a pairs matrix.
+    never a pairs matrix (on CPU tensors, the table's own Cython kernel when the
+    row has one and there is no memory).
 
     Parameters
     ----------
@@ -156,6 +162,9 @@ class WindowLoss(torch.nn.Module):
         j_alpha, j_beta = empirical_indices(reference.numel(), self.fpr_range)
         if self.pairwise is None:
             return self._structural(scores, is_pos, j_alpha, j_beta)
+        if (TABLE_KERNELS_ON_CPU and not use_memory and scores.device.type == "cpu"
+                and self.row.derivatives is not None):
+            return TableKernel.apply(scores, is_pos, self.row, j_alpha, j_beta)
         weights = window_weights(negatives.detach(), reference, j_alpha, j_beta)
         inside = weights > 0
         if not bool(inside.any()):

@@ -24,8 +24,9 @@ def small_cnn():
 @pytest.mark.slow(seconds=30)
 def test_pauc_trained_cnn_reaches_the_benchmark_row_on_digits():
     """Digits, the 8s as positives, the benchmark's CNN and budget (20 epochs, batches of
-    128, Adam 1e-3), seed 0: the bench's test pAUC in [0, 0.05] is about 0.9 for
-    WindowLoss and 0.6 for BCE (3 seeds); here one seed must clear 0.85 and beat BCE."""
+    128, Adam 1e-3), seed 0: the bench's test pAUC in [0, 0.05] is 0.97 for WindowLoss,
+    0.93 for LibAUC's best and 0.78 for BCE (means of 3 seeds); here one seed (plain
+    shuffled batches) must clear 0.85 and beat BCE by 0.1 (it gives 0.96 and 0.80)."""
     torch.set_num_threads(1)
     data = load_digits()
     X = torch.as_tensor((data.images / 16.0)[:, None], dtype=torch.float32)

@@ -4,12 +4,13 @@ from itertools import permutations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
 from _structural import brute_force, tiny_problems  # noqa: E402
+import pauc.torch._loss  # noqa: E402
 from pauc._loss import loss_names  # noqa: E402
 from pauc.surrogates import surrogate_at_scores  # noqa: E402
 from pauc.torch import WindowLoss  # noqa: E402
@@ -58,11 +59,20 @@ def value_and_grad(loss, scores, is_pos, dtype):
 TOLERANCE = {torch.float32: 1e-6, torch.float64: 1e-12}
 
 
+@pytest.fixture(params=["table kernels", "torch forms"])
+def forms(request, monkeypatch):
+    """On the CPU, the table's Cython kernels where a row has one, else the torch forms."""
+    monkeypatch.setattr(pauc.torch._loss, "TABLE_KERNELS_ON_CPU", request.param == "table kernels")
+    return request.param
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["float32", "float64"])
 @pytest.mark.parametrize("name", sorted(PAIRWISE))
-@settings(max_examples=150, deadline=None)
+# the fixture only sets a module switch, the same for every example
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(problem=tiny_problems())
-def test_pairwise_surrogates_equal_all_pairs(problem, name, dtype):
+def test_pairwise_surrogates_equal_all_pairs(forms, problem, name, dtype):
     scores, is_pos, j_alpha, j_beta = problem
     n = int((~is_pos).sum())
     window = (j_alpha / n, j_beta / n)
@@ -104,7 +114,7 @@ def test_structural_surrogates_equal_enumeration(problem, name, dtype):
             value + grad @ (other - scores) - 1e-5
 
 
-def test_larger_batches_equal_pauc_with_ties_and_alpha():
+def test_larger_batches_equal_pauc_with_ties_and_alpha(forms):
     rng = np.random.default_rng(0)
     scores = np.round(rng.normal(size=600), 1)           # many ties
     is_pos = rng.random(600) < 0.2
@@ -121,7 +131,7 @@ def test_larger_batches_equal_pauc_with_ties_and_alpha():
 @pytest.mark.parametrize("name", sorted(PAIRWISE) + list(STRUCTURAL))
 @pytest.mark.parametrize("labels", [[1, 1, 1], [0, 0, 0], []], ids=["no-negative",
                                                                     "no-positive", "empty"])
-def test_one_class_batches_give_zero_in_the_graph(name, labels):
+def test_one_class_batches_give_zero_in_the_graph(forms, name, labels):
     scores = torch.linspace(-1, 1, len(labels), requires_grad=True)
     value = WindowLoss((0.0, 0.5), name)(scores, torch.tensor(labels))
     assert value.item() == 0.0 and value.requires_grad
