@@ -16,17 +16,21 @@ def model_and_batch(seed=0):
     return model, x, y
 
 
-def run(rank, world, init_method, sizes, loss_kwargs, out):
-    """Rank ``rank`` scores its slice of the batch under DDP; saves loss and gradient."""
+def run(rank, world, init_method, sizes, configs, out):
+    """Rank ``rank`` scores its slice of the batch under DDP, once per loss in ``configs``
+    (keyword dicts of WindowLoss); saves each loss and parameter gradient."""
     from pauc.torch import WindowLoss
     dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=world)
     try:
-        model, x, y = model_and_batch()
-        ddp = torch.nn.parallel.DistributedDataParallel(model)
-        start = sum(sizes[:rank])
-        rows = slice(start, start + sizes[rank])
-        value = WindowLoss(**loss_kwargs)(ddp(x[rows]), y[rows])
-        value.backward()
-        torch.save({"loss": value.item(), "grad": model.weight.grad.clone()}, f"{out}.{rank}")
+        results = []
+        for loss_kwargs in configs:
+            model, x, y = model_and_batch()
+            ddp = torch.nn.parallel.DistributedDataParallel(model)
+            start = sum(sizes[:rank])
+            rows = slice(start, start + sizes[rank])
+            value = WindowLoss(**loss_kwargs)(ddp(x[rows]), y[rows])
+            value.backward()
+            results.append({"loss": value.item(), "grad": model.weight.grad.clone()})
+        torch.save(results, f"{out}.{rank}")
     finally:
         dist.destroy_process_group()
