@@ -163,6 +163,7 @@ class WindowLoss(torch.nn.Module):
         if self.pairwise is None:
             return self._structural(scores, is_pos, j_alpha, j_beta)
         if (TABLE_KERNELS_ON_CPU and not use_memory and scores.device.type == "cpu"
+                and scores.dtype in (torch.float32, torch.float64)
                 and self.row.derivatives is not None):
             return TableKernel.apply(scores, is_pos, self.row, j_alpha, j_beta)
         weights = window_weights(negatives.detach(), reference, j_alpha, j_beta)
