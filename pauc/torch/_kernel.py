@@ -14,20 +14,21 @@ import torch
 
 
 class TableKernel(torch.autograd.Function):
-    """``TableKernel.apply(scores, is_pos, row, j_alpha, j_beta)``: the window loss of
-    the table ``row`` at CPU ``scores`` (float32/float64), differentiable in them."""
+    """``TableKernel.apply(scores, is_pos, row, n_pos, j_alpha, j_beta)``: the window
+    loss of the table ``row`` at CPU ``scores`` (float32/float64, ``n_pos`` of them
+    positive), differentiable in them."""
 
     @staticmethod
-    def forward(ctx, scores, is_pos, row, j_alpha, j_beta):
+    def forward(ctx, scores, is_pos, row, n_pos, j_alpha, j_beta):
         values = scores.detach().contiguous().numpy()
-        flags = is_pos.numpy().view(np.uint8)
+        flags = np.ascontiguousarray(is_pos.numpy()).view(np.uint8)
         grad = np.zeros(values.shape[0])
-        value = row.derivatives(values, flags, int(flags.sum()), j_alpha, j_beta, grad,
-                                np.zeros(values.shape[0]))
+        value = row.derivatives(values, flags, n_pos, j_alpha, j_beta, grad,
+                                np.empty(values.shape[0]))   # the Hessian is not needed
         ctx.save_for_backward(torch.from_numpy(grad).to(scores.dtype))
-        return scores.new_tensor(value)
+        return torch.tensor(value, dtype=scores.dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
         (grad,) = ctx.saved_tensors
-        return grad_output * grad, None, None, None, None
+        return grad_output * grad, None, None, None, None, None

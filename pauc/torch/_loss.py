@@ -151,26 +151,31 @@ class WindowLoss(torch.nn.Module):
         return value
 
     def _window_loss(self, scores, is_pos):
-        positives, negatives = scores[is_pos], scores[~is_pos]
-        reference = negatives.detach()
         use_memory = self.memory is not None and self.training
-        if use_memory:
-            reference = torch.cat([reference, self.memory.scores.to(reference)])
-            self.memory.push(negatives)
-        if positives.numel() == 0 or negatives.numel() == 0:
+        n_pos = int(is_pos.sum())
+        n_neg = scores.shape[0] - n_pos
+        if not use_memory and (n_pos == 0 or n_neg == 0):
             return scores.sum() * 0          # zero, still in the graph
-        j_alpha, j_beta = empirical_indices(reference.numel(), self.fpr_range)
-        if self.pairwise is None:
-            return self._structural(scores, is_pos, j_alpha, j_beta)
+        if not use_memory and self.pairwise is None:
+            return self._structural(scores, is_pos, *empirical_indices(n_neg, self.fpr_range))
         if (TABLE_KERNELS_ON_CPU and not use_memory and scores.device.type == "cpu"
                 and scores.dtype in (torch.float32, torch.float64)
                 and self.row.derivatives is not None):
-            return TableKernel.apply(scores, is_pos, self.row, j_alpha, j_beta)
+            j_alpha, j_beta = empirical_indices(n_neg, self.fpr_range)
+            return TableKernel.apply(scores, is_pos, self.row, n_pos, j_alpha, j_beta)
+        positives, negatives = scores[is_pos], scores[~is_pos]
+        reference = negatives.detach()
+        if use_memory:
+            reference = torch.cat([reference, self.memory.scores.to(reference)])
+            self.memory.push(negatives)
+            if n_pos == 0 or n_neg == 0:
+                return scores.sum() * 0
+        j_alpha, j_beta = empirical_indices(reference.numel(), self.fpr_range)
         weights = window_weights(negatives.detach(), reference, j_alpha, j_beta)
         inside = weights > 0
         if not bool(inside.any()):
             return scores.sum() * 0          # no batch negative in the data's window
-        count = positives.numel() * (j_beta - j_alpha) * negatives.numel() / reference.numel()
+        count = n_pos * (j_beta - j_alpha) * n_neg / reference.numel()
         return self.pairwise(positives, negatives[inside], weights[inside], count)
 
     def _structural(self, scores, is_pos, j_alpha, j_beta):
