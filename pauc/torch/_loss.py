@@ -7,7 +7,7 @@ import torch
 import torch.nn.functional as F
 
 from pauc._loss import loss_row
-from pauc._validation import check_fpr_range, empirical_indices
+from pauc._validation import check_fpr_range, check_int, empirical_indices
 from pauc.torch._gather import distributed_world, gather_batch
 from pauc.torch._kernel import TableKernel
 from pauc.torch._memory import NegativeMemory
@@ -109,14 +109,12 @@ class WindowLoss(torch.nn.Module):
         if self.pairwise is None and self.row.cut is None:
             raise ValueError(f"surrogate={surrogate!r} has no torch form; choose one of "
                              f"{tuple(PAIRWISE)} or a structural surrogate")
-        if isinstance(memory, (bool, np.bool_)) or not isinstance(memory, numbers.Integral) \
-                or memory < 0:
-            raise ValueError(f"memory must be an integer >= 0, got {memory!r}")
+        memory = check_int(memory, "memory", 0)
         if memory and self.pairwise is None:
             raise ValueError(f"memory needs a pairwise surrogate {tuple(PAIRWISE)}: the "
                              f"structural surrogate {self.surrogate!r} ranks the batch "
                              "itself; use memory=0")
-        self.memory = NegativeMemory(int(memory)) if memory else None
+        self.memory = NegativeMemory(memory) if memory else None
         if not isinstance(bce_weight, numbers.Real) or not np.isfinite(bce_weight) \
                 or bce_weight < 0:
             raise ValueError(f"bce_weight must be a finite number >= 0, got {bce_weight!r}")
