@@ -45,7 +45,7 @@ Sections:
     mixture with weights 1 and 10, the exponential surrogate (not in the
     default sections; about 6 minutes).  In the run behind the defaults, the
     largest gain over the batch's window on page-blocks0 and digits was 0.006
-    (bce 1, digits [0.02, 0.05]; it lost 0.003 to 0.016 elsewhere), the
+    (bce 1, digits [0.02, 0.05]; it lost 0.003 to 0.023 elsewhere), the
     memories lost up to 0.04, and on a9a only the mixture with BCE came near
     BCE.
 
