@@ -1,0 +1,18 @@
+"""Window losses for deep networks (the optional extra ``pauc[torch]``).
+
+:class:`WindowLoss` is pauc's partial-AUC surrogate of an FPR window
+``[alpha, beta]`` as a ``torch.nn.Module`` on raw scores: any batch, any
+sampler, any device, several processes; :class:`NegativeMemory` places the
+window on more negatives than one batch holds.  ``import pauc`` never imports
+torch; ``import pauc.torch`` does.
+
+References
+----------
+Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing the
+Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
+"""
+
+from pauc.torch._loss import WindowLoss
+from pauc.torch._memory import NegativeMemory
+
+__all__ = ["WindowLoss", "NegativeMemory"]
