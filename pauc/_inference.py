@@ -27,8 +27,10 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ._delong import delong_covariance, delong_variance, placement_values
-from ._resampling import StratifiedBootstrap
+from ._clusters import bootstrap_of, check_groups
+from ._delong import delong_variance
+from ._obuchowski import auc_covariance
+from ._p_adjust import check_p_adjust
 from ._validation import (check_binary_scores, check_fpr_range, check_int, check_rate,
                           empirical_indices)
 
@@ -195,9 +197,10 @@ def _normal_test(difference, standard_error):
 # ---------------------------------------------------------------- the bootstrap core
 
 def _bootstrap_interval(is_pos, score, fpr_lo, fpr_hi, tpr_floor, scale, confidence_level,
-                        n_resamples, random_state, n_jobs):
-    """Estimate and percentile interval of ``scale(area)``: one sort, then the resamples."""
-    boot = StratifiedBootstrap(is_pos, [score], fpr_hi)
+                        n_resamples, random_state, n_jobs, group_index=None):
+    """Estimate and percentile interval of ``scale(area)``: one sort, then the resamples
+    (of rows by class, or of whole groups)."""
+    boot = bootstrap_of(is_pos, [score], fpr_hi, group_index)
     estimate = scale(boot.observed(fpr_lo, fpr_hi, tpr_floor)[0])
     areas = boot.resample(n_resamples, random_state, fpr_lo, fpr_hi, tpr_floor,
                           n_jobs=n_jobs)[:, 0]
@@ -213,7 +216,7 @@ def _check_common(confidence_level, n_resamples):
 # ---------------------------------------------------------------- public functions
 
 def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_resamples=2000,
-               random_state=None, n_jobs=None, pos_label=None):
+               random_state=None, n_jobs=None, pos_label=None, groups=None):
     """Confidence interval of the AUC: DeLong's, or the stratified bootstrap's.
 
     ``method="delong"``: the AUC's variance from the placement values
@@ -235,6 +238,12 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
         Bootstrap only: the same value gives the same interval, whatever ``n_jobs``.
     n_jobs : int, default=None
         Bootstrap only: threads running blocks of resamples.
+    groups : array of shape (n_samples,), default=None
+        Cluster labels (patients, accounts): rows of one group are resampled
+        together (the cluster bootstrap, strata by the groups' class
+        composition: positives only, negatives only, both); with ``method="delong"``, Obuchowski's clustered
+        variance [5]_.  None: the rows
+        are independent.
 
     Returns
     -------
@@ -255,15 +264,21 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
        and compare ROC curves." BMC Bioinformatics 12:77, 2011.
     .. [4] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
        Chapman & Hall, 1993.
+    .. [5] Obuchowski, N. A. "Nonparametric analysis of clustered ROC curve
+       data." Biometrics 53(2), 1997.
     """
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
     _check_choice(method, "method", ("delong", "bootstrap"))
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
+    group_index = check_groups(groups, is_pos.shape[0])
     if method == "bootstrap":
         return _bootstrap_interval(is_pos, score, 0.0, 1.0, 0.0, lambda a: a, confidence_level,
-                                   n_resamples, random_state, n_jobs)
-    auc, variance = delong_variance(is_pos, score)
+                                   n_resamples, random_state, n_jobs, group_index)
+    if group_index is None:
+        auc, variance = delong_variance(is_pos, score)
+    else:
+        (auc,), ((variance,),) = auc_covariance(is_pos, [score], group_index)
     se = math.sqrt(variance)
     z = float(ndtri(0.5 * (1.0 + confidence_level)))
     return ConfidenceInterval(float(auc), max(0.0, auc - z * se), min(1.0, auc + z * se), se,
@@ -272,7 +287,7 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
 
 def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
                    confidence_level=0.95, n_resamples=2000, method="percentile",
-                   random_state=None, n_jobs=None, pos_label=None):
+                   random_state=None, n_jobs=None, pos_label=None, groups=None):
     """Confidence interval of the partial AUC by the stratified bootstrap.
 
     Positives and negatives are resampled separately (the stratified bootstrap,
@@ -298,6 +313,11 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
         The same value gives the same interval, whatever ``n_jobs``.
     n_jobs : int, default=None
         Threads running blocks of resamples (the kernel releases the GIL).
+    groups : array of shape (n_samples,), default=None
+        Cluster labels (patients, accounts): rows of one group are resampled
+        together (the cluster bootstrap, strata by the groups' class
+        composition: positives only, negatives only, both) ([4]_, :mod:`pauc._clusters`).  None: the rows
+        are independent.
 
     Returns
     -------
@@ -324,6 +344,8 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
        and compare ROC curves." BMC Bioinformatics 12:77, 2011.
     .. [3] McClish, D. K. "Analyzing a portion of the ROC curve." Medical
        Decision Making 9(3), 1989.
+    .. [4] Field, C. A. and Welsh, A. H. "Bootstrapping clustered data." Journal
+       of the Royal Statistical Society B 69(3), 2007.
     """
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
     alpha, beta = check_fpr_range(fpr_range)
@@ -331,19 +353,21 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     _check_choice(method, "method", ("percentile",))
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
+    group_index = check_groups(groups, is_pos.shape[0])
     _check_window(is_pos, alpha, beta)
     return _bootstrap_interval(is_pos, score, alpha, beta, 0.0,
                                lambda a: normalized_area(a, alpha, beta, normalize),
-                               confidence_level, n_resamples, random_state, n_jobs)
+                               confidence_level, n_resamples, random_state, n_jobs, group_index)
 
 
 def two_way_partial_auc_ci(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normalize="range",
                            confidence_level=0.95, n_resamples=2000, random_state=None,
-                           n_jobs=None, pos_label=None):
+                           n_jobs=None, pos_label=None, groups=None):
     """Confidence interval of the two-way partial AUC by the stratified bootstrap.
 
     As :func:`partial_auc_ci`, for :func:`pauc.metrics.two_way_partial_auc`
-    (the region FPR <= ``max_fpr``, TPR >= ``min_tpr`` of Yang et al. [2]_).
+    (the region FPR <= ``max_fpr``, TPR >= ``min_tpr`` of Yang et al. [2]_);
+    ``groups`` as there.
 
     Returns
     -------
@@ -363,19 +387,26 @@ def two_way_partial_auc_ci(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normali
     _check_choice(normalize, "normalize", ("range", "none"))
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
+    group_index = check_groups(groups, is_pos.shape[0])
     _check_window(is_pos, 0.0, max_fpr)
     width = max_fpr * (1.0 - min_tpr) if normalize == "range" else 1.0
     return _bootstrap_interval(is_pos, score, 0.0, max_fpr, min_tpr, lambda a: a / width,
-                               confidence_level, n_resamples, random_state, n_jobs)
+                               confidence_level, n_resamples, random_state, n_jobs, group_index)
 
 
-def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=None,
+def compare_rankers(y_true, score_a, score_b=None, *, metric="roc_auc", fpr_range=None,
                     normalize="range", method=None, confidence_level=0.95, n_resamples=2000,
-                    random_state=None, n_jobs=None, pos_label=None):
+                    random_state=None, n_jobs=None, pos_label=None, reference=None,
+                    p_adjust="holm", groups=None):
     """Is ranker A's AUC (or partial AUC) different from ranker B's on the same rows?
 
     A paired comparison: both score vectors rank the same labelled rows, so
     their metrics are correlated and the difference's variance accounts for it.
+    ``compare_rankers(y, score_a, score_b)`` compares two rankers;
+    ``compare_rankers(y, {"A": a, "B": b, "C": c})`` (or a list of score
+    vectors) compares every pair, or each ranker against ``reference``, on one
+    shared set of resamples (one covariance matrix for DeLong), with the
+    p-values adjusted for the family of tests (:func:`pauc._many_rankers.compare_many_rankers`).
 
     * ``method="delong"`` (``metric="roc_auc"`` only; its default): DeLong's
       covariance of the two AUCs from their placement values ([1]_, eq. (5);
@@ -391,7 +422,12 @@ def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=Non
     Parameters
     ----------
     y_true : array of shape (n_samples,)
-    score_a, score_b : arrays of shape (n_samples,)
+    score_a : array of shape (n_samples,), or several score vectors
+        Ranker A's scores; or, without ``score_b``, k >= 2 rankers' scores: a
+        dict ``{name: scores}``, a list or tuple of score vectors (named 0, 1,
+        ...), or a 2-D array with one column per ranker.
+    score_b : array of shape (n_samples,), default=None
+        Ranker B's scores (two rankers); None when ``score_a`` holds them all.
     metric : {"roc_auc", "partial_auc"}, default="roc_auc"
     fpr_range : (float, float), default=None
         The window of ``metric="partial_auc"`` (None: (0, 0.1)); refused with
@@ -402,11 +438,24 @@ def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=Non
         None: "delong" for the AUC, "bootstrap" for the partial AUC.
     confidence_level, n_resamples, random_state, n_jobs, pos_label
         As in :func:`partial_auc_ci`.
+    reference : name of one ranker, default=None
+        Several rankers only: compare each other ranker with this one (k − 1
+        tests) instead of every pair (k (k − 1) / 2 tests).
+    p_adjust : {"holm", "bh"} or None, default="holm"
+        Several rankers only: Holm's adjustment (family-wise error rate [5]_),
+        Benjamini-Hochberg's (false discovery rate [6]_), or none.  Two rankers
+        make a family of one test, whose adjusted p-value is its p-value.
+    groups : array of shape (n_samples,), default=None
+        Cluster labels: the cluster bootstrap (whole groups resampled, strata
+        by the groups' class composition, :mod:`pauc._clusters`), or with
+        ``method="delong"`` Obuchowski's clustered covariance [7]_.
 
     Returns
     -------
-    RankerComparison
-        ``difference`` (A − B), ``low``, ``high``, ``statistic``, ``pvalue``, ...
+    RankerComparison, or RankerComparisons for several rankers
+        ``difference`` (A − B), ``low``, ``high``, ``statistic``, ``pvalue``, ...;
+        for several rankers one such row per pair, with ``pvalue_adjusted``,
+        printed as a table.
 
     References
     ----------
@@ -421,8 +470,48 @@ def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=Non
        and compare ROC curves." BMC Bioinformatics 12:77, 2011.
     .. [4] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
        Chapman & Hall, 1993.
+    .. [5] Holm, S. "A Simple Sequentially Rejective Multiple Test Procedure."
+       Scandinavian Journal of Statistics 6(2), 1979.
+    .. [6] Benjamini, Y. and Hochberg, Y. "Controlling the False Discovery Rate:
+       A Practical and Powerful Approach to Multiple Testing." Journal of the
+       Royal Statistical Society B 57(1), 1995.
+    .. [7] Obuchowski, N. A. "Nonparametric analysis of clustered ROC curve
+       data." Biometrics 53(2), 1997.
     """
+    if score_b is None:
+        # several rankers: the module builds on this one's checks and pairwise tests
+        from ._many_rankers import compare_many_rankers
+        return compare_many_rankers(
+            y_true, score_a, metric=metric, fpr_range=fpr_range, normalize=normalize,
+            method=method, confidence_level=confidence_level, n_resamples=n_resamples,
+            random_state=random_state, n_jobs=n_jobs, pos_label=pos_label,
+            reference=reference, p_adjust=p_adjust, groups=groups)
+    if reference is not None:
+        raise ValueError("reference= names one of several rankers: pass the scores as a dict "
+                         "or list in score_a, without score_b")
+    check_p_adjust(p_adjust)       # a family of one test: its p-value is the adjusted one
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
+    method, alpha, beta = _comparison_settings(metric, method, fpr_range, normalize)
+    is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label,
+                                          exact_ranks=True)
+    _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
+    group_index = check_groups(groups, is_pos.shape[0])
+    if metric == "partial_auc":
+        _check_window(is_pos, alpha, beta)
+    if method == "delong":
+        (auc_a, auc_b), cov = auc_covariance(is_pos, [a, b], group_index)
+        return delong_comparison(auc_a, auc_b, cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1],
+                                 confidence_level)
+    scale = _comparison_scale(metric, alpha, beta, normalize)
+    boot = bootstrap_of(is_pos, [a, b], beta, group_index)
+    est_a, est_b = scale(boot.observed(alpha, beta, 0.0))
+    areas = scale(boot.resample(n_resamples, random_state, alpha, beta, 0.0, n_jobs=n_jobs))
+    return bootstrap_comparison(metric, est_a, est_b, areas[:, 0] - areas[:, 1],
+                                confidence_level, n_resamples)
+
+
+def _comparison_settings(metric, method, fpr_range, normalize):
+    """``(method, alpha, beta)`` of a comparison, its arguments checked."""
     _check_choice(metric, "metric", ("roc_auc", "partial_auc"))
     if method is None:
         method = "delong" if metric == "roc_auc" else "bootstrap"
@@ -430,37 +519,37 @@ def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=Non
     if metric == "roc_auc":
         if fpr_range is not None:
             raise ValueError("fpr_range is for metric='partial_auc'; the AUC has no window")
-        alpha, beta = 0.0, 1.0
-    else:
-        if method == "delong":
-            raise ValueError("method='delong' is for metric='roc_auc'; the partial AUC is "
-                             "compared by method='bootstrap'")
-        alpha, beta = check_fpr_range((0.0, 0.1) if fpr_range is None else fpr_range)
-        _check_choice(normalize, "normalize", _NORMALIZATIONS)
-    is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label,
-                                          exact_ranks=True)
-    _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
-    if metric == "partial_auc":
-        _check_window(is_pos, alpha, beta)
-
+        return method, 0.0, 1.0
     if method == "delong":
-        v10_a, v01_a, auc_a = placement_values(is_pos, a, keep_order=True)
-        v10_b, v01_b, auc_b = placement_values(is_pos, b, keep_order=True)
-        cov = delong_covariance(np.stack([v10_a, v10_b]), np.stack([v01_a, v01_b]))
-        difference = auc_a - auc_b
-        se = math.sqrt(max(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1], 0.0))
-        statistic, pvalue = _normal_test(difference, se)
-        z = float(ndtri(0.5 * (1.0 + confidence_level)))
-        return RankerComparison(metric, "delong", float(auc_a), float(auc_b), float(difference),
-                                difference - z * se, difference + z * se, se, statistic, pvalue,
-                                confidence_level, None)
+        raise ValueError("method='delong' is for metric='roc_auc'; the partial AUC is "
+                         "compared by method='bootstrap'")
+    alpha, beta = check_fpr_range((0.0, 0.1) if fpr_range is None else fpr_range)
+    _check_choice(normalize, "normalize", _NORMALIZATIONS)
+    return method, alpha, beta
 
-    scale = ((lambda x: x) if metric == "roc_auc"
-             else (lambda x: normalized_area(x, alpha, beta, normalize)))
-    boot = StratifiedBootstrap(is_pos, [a, b], beta)
-    est_a, est_b = scale(boot.observed(alpha, beta, 0.0))
-    areas = scale(boot.resample(n_resamples, random_state, alpha, beta, 0.0, n_jobs=n_jobs))
-    differences = areas[:, 0] - areas[:, 1]
+
+def _comparison_scale(metric, alpha, beta, normalize):
+    """Raw areas -> the compared metric."""
+    if metric == "roc_auc":
+        return lambda x: x
+    return lambda x: normalized_area(x, alpha, beta, normalize)
+
+
+def delong_comparison(auc_a, auc_b, variance, confidence_level):
+    """DeLong's z test and normal interval of ``auc_a - auc_b`` given the variance
+    of the difference (``var_a + var_b - 2 cov``)."""
+    difference = auc_a - auc_b
+    se = math.sqrt(max(variance, 0.0))
+    statistic, pvalue = _normal_test(difference, se)
+    z = float(ndtri(0.5 * (1.0 + confidence_level)))
+    return RankerComparison("roc_auc", "delong", float(auc_a), float(auc_b), float(difference),
+                            difference - z * se, difference + z * se, se, statistic, pvalue,
+                            confidence_level, None)
+
+
+def bootstrap_comparison(metric, est_a, est_b, differences, confidence_level, n_resamples):
+    """The paired bootstrap's percentile interval and test of ``est_a - est_b`` from
+    the resampled differences."""
     low, high, se = _percentile_interval(differences, confidence_level)
     difference = est_a - est_b
     statistic, pvalue = _normal_test(difference, se)
@@ -470,14 +559,15 @@ def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=Non
 
 def roc_confidence_band(y_true, y_score, *, fpr_range=(0.0, 0.1), n_points=50,
                         confidence_level=0.95, n_resamples=2000, random_state=None,
-                        n_jobs=None, pos_label=None):
+                        n_jobs=None, pos_label=None, groups=None):
     """Pointwise bootstrap band of the ROC curve over the FPR window.
 
     At each of ``n_points`` FPRs spaced evenly over ``fpr_range`` the height
     of the (piecewise-linear) empirical ROC curve of each stratified bootstrap
     resample is taken, and the band is their percentile interval, point by
     point ([1]_, Ch. 13).  A pointwise band: each vertical slice covers the
-    true curve with the stated level, the whole curve less often.
+    true curve with the stated level, the whole curve less often.  With
+    ``groups`` the resamples draw whole groups (as :func:`partial_auc_ci`).
 
     Returns
     -------
@@ -494,9 +584,10 @@ def roc_confidence_band(y_true, y_score, *, fpr_range=(0.0, 0.1), n_points=50,
     n_points = check_int(n_points, "n_points", 2)
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
+    group_index = check_groups(groups, is_pos.shape[0])
     _check_window(is_pos, alpha, beta)
     grid = np.linspace(alpha, beta, n_points)
-    boot = StratifiedBootstrap(is_pos, [score], beta)
+    boot = bootstrap_of(is_pos, [score], beta, group_index)
     _, observed = boot.observed(alpha, beta, 0.0, grid)
     _, heights = boot.resample(n_resamples, random_state, alpha, beta, 0.0, n_jobs=n_jobs,
                                grid=grid)

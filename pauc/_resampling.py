@@ -1,4 +1,4 @@
-"""The stratified bootstrap of one or two score vectors over the same rows.
+"""The stratified bootstrap of one or several score vectors over the same rows.
 
 :class:`StratifiedBootstrap` sorts each score vector once, lays out the rows
 of each class in *slots* (the rows that can reach the FPR window first), and
@@ -6,7 +6,7 @@ runs blocks of resamples through :func:`pauc._bootstrap.resample_areas`.  A
 resample is a vector of multiplicities, one per row, drawn within each class
 (positives and negatives separately: the stratified bootstrap of pROC,
 Robin et al. 2011, and of Efron & Tibshirani, Sec. 8.2 for two samples).  With
-two score vectors the same multiplicities serve both (the paired bootstrap).
+several score vectors the same multiplicities serve all (the paired bootstrap).
 
 Reproducibility: the resamples are cut into blocks of a fixed size, and block
 ``k`` draws from its own generator, seeded by the ``k``-th child of
@@ -56,6 +56,22 @@ def seed_sequence(random_state):
                      f"or SeedSequence, got {random_state!r}")
 
 
+def blocks(n_resamples, random_state):
+    """``(seed, size)`` of each block of resamples: fixed before any is run."""
+    sizes = [min(BLOCK_SIZE, n_resamples - start) for start in range(0, n_resamples, BLOCK_SIZE)]
+    return list(zip(seed_sequence(random_state).spawn(len(sizes)), sizes))
+
+
+def kernel_state(rng):
+    """The state of a kernel's xoshiro256** generator, drawn from ``rng``: 4 words,
+    the spare half-output and its flag."""
+    state = np.zeros(6, dtype=np.uint64)
+    state[:4] = rng.bit_generator.random_raw(4)
+    if not state[:4].any():      # xoshiro's one forbidden state (probability 2**-256)
+        state[0] = 1
+    return state
+
+
 def _descending(values, track_rows):
     """``(sorted descending, row of each entry or None)``: the one sort of a class's
     scores (an argsort only when the rows matter: pairing, tests)."""
@@ -81,13 +97,14 @@ def _prefix_length(descending, n_neg, fpr_hi):
 
 
 class StratifiedBootstrap:
-    """Resampled ROC areas of one or two score vectors over the same labelled rows.
+    """Resampled ROC areas of one or several score vectors over the same labelled rows.
 
     Parameters
     ----------
     is_pos : bool array of shape (n_samples,)
     scores : list of float arrays of shape (n_samples,)
-        One score vector, or two for a paired comparison.
+        One score vector, or several for paired comparisons (the same
+        multiplicities serve every vector).
     fpr_hi : float
         The right end of every window asked later (1 for the full AUC): the
         rows that cannot reach it are drawn only when a resample needs them.
@@ -177,7 +194,7 @@ class StratifiedBootstrap:
     @staticmethod
     def _layout(sorted_class, cutoffs):
         """Stack the sorted copies and give every row of the class a slot: first the
-        rows some score can reach (prefix, in the first score's order), then the rest.
+        rows some score can reach (prefix), then the rest, each part in row order.
 
         Returns the stacked scores, the slot of each sorted entry, the prefix size
         and the class row of each slot.
@@ -190,12 +207,12 @@ class StratifiedBootstrap:
             slots = np.arange(size, dtype=np.int64)
             return sorted_class[0][0][None, :], slots[None, :], max(1, reach[0]), slots
         in_prefix = np.zeros(size, dtype=bool)
-        first = []
         for (_, rows), k in zip(sorted_class, reach):
-            new = rows[:k][~in_prefix[rows[:k]]]
-            in_prefix[new] = True
-            first.append(new)
-        slot_row = np.concatenate(first + [np.flatnonzero(~in_prefix)])
+            in_prefix[rows[:k]] = True
+        # slots in the class's row order: the draws (uniform slots) then give each row
+        # the same multiplicity whatever the score vectors, when their prefixes agree
+        # (always for the full AUC) -- so k rankers share the resamples of two
+        slot_row = np.concatenate([np.flatnonzero(in_prefix), np.flatnonzero(~in_prefix)])
         row_slot = np.empty(size, dtype=np.int64)
         row_slot[slot_row] = np.arange(size, dtype=np.int64)
         values = np.stack([v for v, _ in sorted_class])
@@ -245,11 +262,7 @@ class StratifiedBootstrap:
         kernel's generator, all from the block's own seed."""
         rng = np.random.Generator(np.random.PCG64(seed))
         in_pos, in_neg = self._draws_in_prefix(rng, size)
-        state = np.zeros(6, dtype=np.uint64)     # 4 words, spare half-output, its flag
-        state[:4] = rng.bit_generator.random_raw(4)
-        if not state[:4].any():      # xoshiro's one forbidden state (probability 2**-256)
-            state[0] = 1
-        return in_pos, in_neg, state
+        return in_pos, in_neg, kernel_state(rng)
 
     def kernel(self, in_pos, in_neg, state, fpr_lo, fpr_hi, tpr_floor, grid=None,
                complete=False, counts_pos=None, counts_neg=None):
@@ -298,12 +311,9 @@ class StratifiedBootstrap:
         also the heights (n_resamples, G) of the (single) resampled curve."""
         if fpr_hi > self.fpr_hi:
             raise ValueError("the window reaches beyond the FPR the bootstrap was laid out for")
-        sizes = [min(BLOCK_SIZE, n_resamples - start)
-                 for start in range(0, n_resamples, BLOCK_SIZE)]
-        seeds = seed_sequence(random_state).spawn(len(sizes))
         results = Parallel(n_jobs=n_jobs, backend="threading")(
             delayed(self._block)(seed, size, fpr_lo, fpr_hi, tpr_floor, grid)
-            for seed, size in zip(seeds, sizes))
+            for seed, size in blocks(n_resamples, random_state))
         if grid is None:
             return np.concatenate(results)
         return (np.concatenate([a for a, _ in results]),

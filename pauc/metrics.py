@@ -80,6 +80,7 @@ from ._dispatch import chunked, is_chunked
 from ._inference import normalized_area
 from ._inference import (ConfidenceInterval, RankerComparison, ROCBand, compare_rankers,
                          partial_auc_ci, roc_auc_ci, roc_confidence_band, two_way_partial_auc_ci)
+from ._many_rankers import RankerComparisons
 from ._rank_distance import kendall_tau_distance, spearman_distance
 from ._validation import check_binary_scores, check_fpr_range, check_rate
 
@@ -101,6 +102,7 @@ __all__ = [
     "roc_confidence_band",
     "ConfidenceInterval",
     "RankerComparison",
+    "RankerComparisons",
     "ROCBand",
 ]
 

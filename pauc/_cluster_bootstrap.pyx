@@ -1,0 +1,176 @@
+# cython: language_level=3
+"""The cluster bootstrap of ROC areas: whole groups drawn, rows weighted by them (Cython).
+
+A cluster bootstrap resample draws groups (clusters) with replacement, within
+strata of groups, as many from each stratum as it holds; a row then counts as
+many times as its group was drawn.  As in :mod:`pauc._bootstrap` the scores
+are sorted once and a resample is a walk down the sorted classes adding
+multiplicities, here read through the row's group: ``c[group[row]]``.  The
+class totals of a resample (the resampled numbers of positives and negatives,
+which vary when groups differ in size or composition) are summed over the
+draws, so a resample costs O(groups) for the draws and O(rows walked) for each
+score vector's walk, which stops at FPR ``hi``.
+
+The walk is :func:`pauc._bootstrap.walk`: with one row per group and the same
+multiplicities, the areas are those of the row bootstrap's exact walk, bit for
+bit (the tests replay the row bootstrap's draws through :func:`group_areas`).
+
+References
+----------
+Davison, A. C. and Hinkley, D. V. "Bootstrap Methods and their Application."
+Cambridge University Press, 1997 (Sec. 3.8, resampling clustered data).
+Field, C. A. and Welsh, A. H. "Bootstrapping clustered data." Journal of the
+Royal Statistical Society B 69(3), 2007.
+"""
+
+from libc.stdint cimport uint32_t, uint64_t
+from libc.string cimport memset
+
+import numpy as np
+
+from ._bootstrap cimport Xoshiro, bounded_uint32, walk
+
+
+def _check_layout(pos, pos_group, neg, neg_group, group_pos, group_neg):
+    if pos.shape[0] != neg.shape[0] or pos.shape[0] != pos_group.shape[0] \
+            or neg.shape[0] != neg_group.shape[0]:
+        raise ValueError("scores and groups disagree on the number of score vectors")
+    if pos.shape[1] != pos_group.shape[1] or neg.shape[1] != neg_group.shape[1]:
+        raise ValueError("scores and their groups differ in length")
+    if group_pos.shape[0] != group_neg.shape[0]:
+        raise ValueError("group_pos and group_neg differ in length")
+    n_groups = group_pos.shape[0]
+    for groups in (pos_group, neg_group):
+        if groups.size and (np.min(groups) < 0 or np.max(groups) >= n_groups):
+            raise ValueError("group indices must lie in [0, number of groups)")
+
+
+def group_areas(const double[:, ::1] pos, const long long[:, ::1] pos_group,
+                const double[:, ::1] neg, const long long[:, ::1] neg_group,
+                const long long[::1] group_pos, const long long[::1] group_neg,
+                const int[::1] group_counts, double lo, double hi, double floor, grid=None):
+    """The areas (and grid heights) of the rows counted as often as their group.
+
+    Parameters
+    ----------
+    pos, neg : float64 arrays of shape (S, m) and (S, n)
+        Each score vector's positives / negatives sorted descending.
+    pos_group, neg_group : int64 arrays of shape (S, m) and (S, n)
+        The group of each sorted entry.
+    group_pos, group_neg : int64 arrays of shape (G,)
+        Positives and negatives of each group.
+    group_counts : int32 array of shape (G,)
+        The multiplicity of each group (all ones: the sample itself).
+
+    Returns
+    -------
+    areas : float64 array of shape (S,)
+    heights : float64 array of shape (S, len(grid)), only with ``grid``
+    """
+    _check_layout(pos, pos_group, neg, neg_group, group_pos, group_neg)
+    cdef Py_ssize_t n_groups = group_pos.shape[0], g, s, n_scores = pos.shape[0]
+    if group_counts.shape[0] != n_groups:
+        raise ValueError("group_counts must hold one count per group")
+    cdef long long tp_total = 0, fp_total = 0
+    for g in range(n_groups):
+        if group_counts[g] < 0:
+            raise ValueError("group counts must be non-negative")
+        tp_total += group_counts[g] * group_pos[g]
+        fp_total += group_counts[g] * group_neg[g]
+    if tp_total <= 0 or fp_total <= 0:
+        raise ValueError("the group counts leave a class empty")
+    cdef double[::1] grid_v = (np.empty(0) if grid is None
+                               else np.ascontiguousarray(grid, dtype=np.float64))
+    heights = np.zeros((n_scores, grid_v.shape[0]), dtype=np.float64)
+    areas = np.empty(n_scores, dtype=np.float64)
+    cdef double[:, ::1] heights_v = heights
+    cdef double[::1] areas_v = areas
+    with nogil:
+        for s in range(n_scores):
+            areas_v[s] = walk(pos[s], pos_group[s], neg[s], neg_group[s], group_counts,
+                              group_counts, <double>tp_total, <double>fp_total, lo, hi, floor,
+                              grid_v, heights_v[s])
+    return (areas, heights) if grid is not None else areas
+
+
+def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos_group,
+                           const double[:, ::1] neg, const long long[:, ::1] neg_group,
+                           const long long[::1] group_pos, const long long[::1] group_neg,
+                           const long long[::1] stratum_groups,
+                           const long long[::1] stratum_start, Py_ssize_t n_resamples,
+                           uint64_t[::1] state, double lo, double hi, double floor,
+                           grid=None):
+    """Areas of a block of cluster bootstrap resamples.
+
+    Resample ``b`` draws, for every stratum ``k``, ``stratum_start[k + 1] -
+    stratum_start[k]`` groups uniformly with replacement among
+    ``stratum_groups[stratum_start[k]:stratum_start[k + 1]]`` (xoshiro256**
+    seeded by ``state``, in that order), and walks every score vector with
+    the rows counted as often as their group.
+
+    Parameters
+    ----------
+    pos, pos_group, neg, neg_group, group_pos, group_neg
+        As in :func:`group_areas`.
+    stratum_groups : int64 array of shape (G,)
+        The groups, stratum after stratum.
+    stratum_start : int64 array of shape (K + 1,)
+    n_resamples : int
+    state : uint64 array of shape (6,)
+        The block's generator (four state words, not all zero; spare half-output
+        and its flag).
+    lo, hi, floor : float
+        The area of max(TPR - floor, 0) over FPR in [lo, hi].
+    grid : float64 array of shape (L,) or None
+        FPRs at which to return the curves' heights (one score vector only).
+
+    Returns
+    -------
+    areas : float64 array of shape (n_resamples, S)
+    heights : float64 array of shape (n_resamples, L), only with ``grid``
+    """
+    _check_layout(pos, pos_group, neg, neg_group, group_pos, group_neg)
+    cdef Py_ssize_t n_groups = group_pos.shape[0], n_scores = pos.shape[0]
+    cdef Py_ssize_t n_strata = stratum_start.shape[0] - 1, b, k, d, s, start, size, g
+    if stratum_groups.shape[0] != n_groups or n_strata < 1 or stratum_start[0] != 0 \
+            or stratum_start[n_strata] != n_groups:
+        raise ValueError("the strata must partition the groups")
+    for k in range(n_strata):
+        if stratum_start[k + 1] < stratum_start[k]:
+            raise ValueError("stratum_start must be non-decreasing")
+    if n_groups >= 2 ** 31:
+        raise ValueError("2**31 groups or more are beyond the cluster bootstrap's counts")
+    if state.shape[0] != 6 or (state[0] | state[1] | state[2] | state[3]) == 0:
+        raise ValueError("state must be 6 uint64 words, the first four not all zero")
+    cdef double[::1] grid_v = (np.empty(0) if grid is None
+                               else np.ascontiguousarray(grid, dtype=np.float64))
+    if grid is not None and n_scores != 1:
+        raise ValueError("a grid of heights is for one score vector")
+    heights = np.zeros((n_resamples, grid_v.shape[0]), dtype=np.float64)
+    areas = np.empty((n_resamples, n_scores), dtype=np.float64)
+    cdef double[:, ::1] heights_v = heights, areas_v = areas
+    cdef int[::1] counts = np.zeros(n_groups, dtype=np.intc)
+    cdef long long tp_total, fp_total
+    cdef Xoshiro gen
+    gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
+    gen.spare = state[4]
+    gen.has_spare = state[5] != 0
+    with nogil:
+        for b in range(n_resamples):
+            if n_groups:
+                memset(&counts[0], 0, n_groups * sizeof(int))
+            tp_total = 0
+            fp_total = 0
+            for k in range(n_strata):
+                start = stratum_start[k]
+                size = stratum_start[k + 1] - start
+                for d in range(size):
+                    g = stratum_groups[start + <Py_ssize_t>bounded_uint32(&gen, <uint32_t>size)]
+                    counts[g] += 1
+                    tp_total += group_pos[g]
+                    fp_total += group_neg[g]
+            for s in range(n_scores):
+                areas_v[b, s] = walk(pos[s], pos_group[s], neg[s], neg_group[s], counts,
+                                     counts, <double>tp_total, <double>fp_total, lo, hi,
+                                     floor, grid_v, heights_v[b])
+    return (areas, heights) if grid is not None else areas
