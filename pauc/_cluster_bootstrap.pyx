@@ -99,7 +99,7 @@ def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos
                            const long long[::1] stratum_groups,
                            const long long[::1] stratum_start, Py_ssize_t n_resamples,
                            uint64_t[::1] state, double lo, double hi, double floor,
-                           grid=None):
+                           grid=None, int[:, ::1] counts_out=None):
     """Areas of a block of cluster bootstrap resamples.
 
     Resample ``b`` draws, for every stratum ``k``, ``stratum_start[k + 1] -
@@ -123,6 +123,8 @@ def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos
         The area of max(TPR - floor, 0) over FPR in [lo, hi].
     grid : float64 array of shape (L,) or None
         FPRs at which to return the curves' heights (one score vector only).
+    counts_out : int32 array of shape (n_resamples, G), optional
+        Receives each resample's group multiplicities (tests, replays).
 
     Returns
     -------
@@ -150,6 +152,9 @@ def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos
     areas = np.empty((n_resamples, n_scores), dtype=np.float64)
     cdef double[:, ::1] heights_v = heights, areas_v = areas
     cdef int[::1] counts = np.zeros(n_groups, dtype=np.intc)
+    cdef bint record = counts_out is not None
+    if record and (counts_out.shape[0] != n_resamples or counts_out.shape[1] != n_groups):
+        raise ValueError("counts_out must have shape (n_resamples, number of groups)")
     cdef long long tp_total, fp_total
     cdef Xoshiro gen
     gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
@@ -169,6 +174,8 @@ def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos
                     counts[g] += 1
                     tp_total += group_pos[g]
                     fp_total += group_neg[g]
+            if record and n_groups:
+                counts_out[b, :] = counts
             for s in range(n_scores):
                 areas_v[b, s] = walk(pos[s], pos_group[s], neg[s], neg_group[s], counts,
                                      counts, <double>tp_total, <double>fp_total, lo, hi,

@@ -124,12 +124,18 @@ class ClusterBootstrap:
         return self.weighted(np.ones(self.group_pos.shape[0], dtype=np.intc), fpr_lo, fpr_hi,
                              tpr_floor, grid)
 
-    def _block(self, seed, size, fpr_lo, fpr_hi, tpr_floor, grid):
+    def _block(self, seed, size, fpr_lo, fpr_hi, tpr_floor, grid, counts_out=None):
         state = kernel_state(np.random.Generator(np.random.PCG64(seed)))
         return _cluster_bootstrap.cluster_resample_areas(
             self.pos, self.pos_group, self.neg, self.neg_group, self.group_pos,
             self.group_neg, self.stratum_groups, self.stratum_start, size, state,
-            fpr_lo, fpr_hi, tpr_floor, grid)
+            fpr_lo, fpr_hi, tpr_floor, grid, counts_out)
+
+    def one_block(self, seed, size, fpr_lo, fpr_hi, tpr_floor):
+        """One block's areas (size, S) and group multiplicities (size, G), for tests
+        and replays."""
+        counts = np.zeros((size, self.group_pos.shape[0]), dtype=np.intc)
+        return self._block(seed, size, fpr_lo, fpr_hi, tpr_floor, None, counts), counts
 
     def resample(self, n_resamples, random_state, fpr_lo, fpr_hi, tpr_floor, *,
                  n_jobs=None, grid=None):
