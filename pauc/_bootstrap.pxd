@@ -1,6 +1,7 @@
 # cython: language_level=3
 # The C-level contract of pauc._bootstrap for the other resampling kernels
-# (pauc._cluster_bootstrap): the block generator and the weighted ROC walk.
+# (pauc._cluster_bootstrap): the block generator and the weighted ROC walks (tie group
+# by tie group, and run by run with integer counts).
 
 from libc.stdint cimport uint32_t, uint64_t
 
@@ -57,3 +58,16 @@ cdef double walk(const double[::1] pos, const long long[::1] pos_slot,
                  const int[::1] c_pos, const int[::1] c_neg,
                  double tp_total, double fp_total, double lo, double hi, double floor,
                  const double[::1] grid, double[::1] grid_tpr) noexcept nogil
+
+cdef double run_walk(const int[::1] run_pos, const int[::1] run_neg,
+                     Py_ssize_t first_run, Py_ssize_t stop_run,
+                     double m, double n, double lo, double hi, double floor,
+                     const double[::1] grid, double[::1] grid_tpr,
+                     bint* exhausted) noexcept nogil
+
+cdef Py_ssize_t fill_runs(const long long[::1] pos_key, const long long[::1] neg_key,
+                          const int[::1] c_pos, const int[::1] c_neg,
+                          const long long[::1] pos_end, const long long[::1] neg_end,
+                          Py_ssize_t run, Py_ssize_t stop_run, Py_ssize_t* i, Py_ssize_t* j,
+                          long long* fp, double fp_stop, int[::1] run_pos,
+                          int[::1] run_neg) noexcept nogil

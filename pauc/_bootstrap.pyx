@@ -192,6 +192,157 @@ cdef double run_walk(const int[::1] run_pos, const int[::1] run_neg,
     return twice_area / (2.0 * m * n) - floor * (width / n) + acc
 
 
+cdef Py_ssize_t fill_runs(const long long[::1] pos_key, const long long[::1] neg_key,
+                          const int[::1] c_pos, const int[::1] c_neg,
+                          const long long[::1] pos_end, const long long[::1] neg_end,
+                          Py_ssize_t run, Py_ssize_t stop_run, Py_ssize_t* i, Py_ssize_t* j,
+                          long long* fp, double fp_stop, int[::1] run_pos,
+                          int[::1] run_neg) noexcept nogil:
+    """Gather the multiplicities of one score's sorted entries into its runs.
+
+    From ``run`` on (global indices into ``pos_end`` / ``neg_end``, whose values
+    index the score's sorted entries, the next being ``i[0]`` / ``j[0]``), each
+    run's count is the sum of ``c_*[key[entry]]`` over its entries; stops after
+    the run that brings the negatives ``fp[0]`` to ``fp_stop``, or at
+    ``stop_run``.  Returns the run after the last one filled.
+    """
+    cdef long long dp, dn
+    while run < stop_run:
+        dp = 0
+        dn = 0
+        while i[0] < pos_end[run]:
+            dp += c_pos[pos_key[i[0]]]
+            i[0] += 1
+        while j[0] < neg_end[run]:
+            dn += c_neg[neg_key[j[0]]]
+            j[0] += 1
+        run_pos[run] = <int>dp
+        run_neg[run] = <int>dn
+        fp[0] += dn
+        run += 1
+        if fp[0] >= fp_stop:
+            break
+    return run
+
+
+cdef void count_draws(Xoshiro* g, Py_ssize_t start, Py_ssize_t size, Py_ssize_t n_draws,
+                      int[::1] slot_counts) noexcept nogil:
+    """Add ``n_draws`` uniform draws over the slots ``[start, start + size)``."""
+    cdef Py_ssize_t d
+    cdef Xoshiro local = g[0]
+    for d in range(n_draws):
+        slot_counts[start + <Py_ssize_t>bounded_uint32(&local, <uint32_t>size)] += 1
+    g[0] = local
+
+
+def gather_resample_areas(const long long[:, ::1] pos_slot, const long long[:, ::1] neg_slot,
+                          const long long[::1] pos_end, const long long[::1] neg_end,
+                          const long long[::1] run_start, const long long[::1] prefix_runs,
+                          Py_ssize_t m, Py_ssize_t n, Py_ssize_t k_pos, Py_ssize_t k_neg,
+                          const long long[::1] in_prefix_pos,
+                          const long long[::1] in_prefix_neg, uint64_t[::1] state,
+                          double lo, double hi, double floor):
+    """Clipped ROC areas of a block of resamples of several score vectors, by gathering.
+
+    The same resamples and areas as :func:`resample_areas` on the complete
+    layout (the same draws in the same order from ``state``; the same runs and
+    integer walk), computed the other way round: each draw adds one to its
+    slot's count, then each score sums the counts of its sorted entries run by
+    run, only down to FPR ``hi``.  With S score vectors a draw so costs one
+    increment instead of S (scattered into S run tables), and a score reads
+    only the entries of its own window: the cheaper way when S >= 2 and the
+    rankers' prefixes differ.
+
+    Parameters
+    ----------
+    pos_slot, neg_slot : int64 arrays of shape (S, m) and (S, n)
+        The slot of each score's sorted entries.
+    pos_end, neg_end : int64 arrays of shape (R,)
+        Every score's runs (:func:`merged_runs`), score after score; the values
+        index that score's sorted entries.
+    run_start, prefix_runs, m, n, k_pos, k_neg, in_prefix_pos, in_prefix_neg, state, lo, hi, floor
+        As in :func:`resample_areas` (``state`` is not updated: the block never
+        stops early).
+
+    Returns
+    -------
+    areas : float64 array of shape (B, S)
+    """
+    cdef Py_ssize_t n_scores = pos_slot.shape[0], n_resamples = in_prefix_pos.shape[0]
+    cdef Py_ssize_t b, s, i, j, run, first
+    cdef long long fp
+    cdef bint exhausted, full, was_full = False
+    if neg_slot.shape[0] != n_scores or run_start.shape[0] != n_scores + 1 \
+            or prefix_runs.shape[0] != n_scores:
+        raise ValueError("slots and runs disagree on the number of score vectors")
+    if pos_slot.shape[1] != m or neg_slot.shape[1] != n:
+        raise ValueError("every slot of each class is needed")
+    if pos_end.shape[0] != neg_end.shape[0] or run_start[0] != 0 \
+            or run_start[n_scores] != pos_end.shape[0]:
+        raise ValueError("runs and scores disagree")
+    for s in range(n_scores):
+        if not (0 <= prefix_runs[s] <= run_start[s + 1] - run_start[s]) \
+                or run_start[s + 1] <= run_start[s] or pos_end[run_start[s + 1] - 1] != m \
+                or neg_end[run_start[s + 1] - 1] != n:
+            raise ValueError("each score's runs must cover its sorted entries")
+    if not (0 < k_pos <= m and 0 < k_neg <= n):
+        raise ValueError("prefix sizes must be in [1, class size]")
+    if m >= 2 ** 32 or n >= 2 ** 32:
+        raise ValueError("a class of 2**32 rows or more is beyond the bootstrap's draws")
+    if in_prefix_neg.shape[0] != n_resamples:
+        raise ValueError("in_prefix_pos and in_prefix_neg differ in length")
+    for b in range(n_resamples):
+        if not (0 <= in_prefix_pos[b] <= m and 0 <= in_prefix_neg[b] <= n) \
+                or (k_pos == m and in_prefix_pos[b] != m) \
+                or (k_neg == n and in_prefix_neg[b] != n):
+            raise ValueError("draws in the prefix must lie in [0, class size], all of them "
+                             "when the prefix is the whole class")
+    if state.shape[0] != 6 or (state[0] | state[1] | state[2] | state[3]) == 0:
+        raise ValueError("state must be 6 uint64 words, the first four not all zero")
+    areas = np.empty((n_resamples, n_scores), dtype=np.float64)
+    cdef double[:, ::1] areas_v = areas
+    cdef double[::1] no_grid = np.empty(0)
+    cdef double[::1] no_heights = np.empty(0)
+    cdef int[::1] slot_pos = np.zeros(m, dtype=np.intc)
+    cdef int[::1] slot_neg = np.zeros(n, dtype=np.intc)
+    cdef int[::1] run_pos = np.zeros(pos_end.shape[0], dtype=np.intc)
+    cdef int[::1] run_neg = np.zeros(pos_end.shape[0], dtype=np.intc)
+    cdef double fp_stop = hi * n
+    cdef Xoshiro gen
+    gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
+    gen.spare = state[4]
+    gen.has_spare = state[5] != 0
+    with nogil:
+        for b in range(n_resamples):
+            memset(&slot_pos[0], 0, (m if was_full else k_pos) * sizeof(int))
+            memset(&slot_neg[0], 0, (n if was_full else k_neg) * sizeof(int))
+            count_draws(&gen, 0, k_pos, in_prefix_pos[b], slot_pos)
+            count_draws(&gen, 0, k_neg, in_prefix_neg[b], slot_neg)
+            full = False
+            for s in range(n_scores):
+                first = run_start[s]
+                i = 0
+                j = 0
+                fp = 0
+                # the prefix's runs hold drawn rows only; past them, the rest must be drawn
+                run = fill_runs(pos_slot[s], neg_slot[s], slot_pos, slot_neg, pos_end, neg_end,
+                                first, first + prefix_runs[s], &i, &j, &fp, fp_stop,
+                                run_pos, run_neg)
+                if fp < fp_stop:
+                    if not full:
+                        # as resample_areas: the rest of each class, positives first
+                        count_draws(&gen, k_pos, m - k_pos, m - in_prefix_pos[b], slot_pos)
+                        count_draws(&gen, k_neg, n - k_neg, n - in_prefix_neg[b], slot_neg)
+                        full = True
+                    run = fill_runs(pos_slot[s], neg_slot[s], slot_pos, slot_neg, pos_end,
+                                    neg_end, run, run_start[s + 1], &i, &j, &fp, fp_stop,
+                                    run_pos, run_neg)
+                areas_v[b, s] = run_walk(run_pos, run_neg, first, run, <double>m, <double>n,
+                                         lo, hi, floor, no_grid, no_heights, &exhausted)
+            was_full = full
+    return areas
+
+
 cdef void zero_runs(int[::1] run_pos, int[::1] run_neg, Py_ssize_t start,
                     Py_ssize_t stop) noexcept nogil:
     if stop > start:

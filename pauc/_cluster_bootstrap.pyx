@@ -11,9 +11,14 @@ which vary when groups differ in size or composition) are summed over the
 draws, so a resample costs O(groups) for the draws and O(rows walked) for each
 score vector's walk, which stops at FPR ``hi``.
 
-The walk is :func:`pauc._bootstrap.walk`: with one row per group and the same
-multiplicities, the areas are those of the row bootstrap's exact walk, bit for
-bit (the tests replay the row bootstrap's draws through :func:`group_areas`).
+The resamples' walk is the row bootstrap's run by run walk
+(:mod:`pauc._bootstrap`): each score's merged order is cut into runs once
+(stretches of positives only, of negatives only, or one tie group of both), a
+run's resampled counts are summed from its rows' groups, and the segments
+inside the window add exact integer counts.  The sample's own areas
+(:func:`group_areas`) take the tie group by tie group walk, equal to
+:func:`pauc.metrics.partial_auc` bit for bit; with one row per group and the
+same multiplicities, they are the row bootstrap's areas.
 
 References
 ----------
@@ -28,7 +33,7 @@ from libc.string cimport memset
 
 import numpy as np
 
-from ._bootstrap cimport Xoshiro, bounded_uint32, walk
+from ._bootstrap cimport Xoshiro, bounded_uint32, fill_runs, run_walk, walk
 
 
 def _check_layout(pos, pos_group, neg, neg_group, group_pos, group_neg):
@@ -93,8 +98,10 @@ def group_areas(const double[:, ::1] pos, const long long[:, ::1] pos_group,
     return (areas, heights) if grid is not None else areas
 
 
-def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos_group,
-                           const double[:, ::1] neg, const long long[:, ::1] neg_group,
+def cluster_resample_areas(const long long[:, ::1] pos_group,
+                           const long long[:, ::1] neg_group,
+                           const long long[::1] pos_end, const long long[::1] neg_end,
+                           const long long[::1] run_start,
                            const long long[::1] group_pos, const long long[::1] group_neg,
                            const long long[::1] stratum_groups,
                            const long long[::1] stratum_start, Py_ssize_t n_resamples,
@@ -110,8 +117,14 @@ def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos
 
     Parameters
     ----------
-    pos, pos_group, neg, neg_group, group_pos, group_neg
+    pos_group, neg_group, group_pos, group_neg
         As in :func:`group_areas`.
+    pos_end, neg_end : int64 arrays of shape (R,)
+        The runs of every score's merged order (:func:`pauc._bootstrap.merged_runs`),
+        score after score: after run ``r``, the first positive / negative (of
+        that score's sorted entries) not yet consumed.
+    run_start : int64 array of shape (S + 1,)
+        Score ``s`` owns the runs ``run_start[s] <= r < run_start[s + 1]``.
     stratum_groups : int64 array of shape (G,)
         The groups, stratum after stratum.
     stratum_start : int64 array of shape (K + 1,)
@@ -131,9 +144,18 @@ def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos
     areas : float64 array of shape (n_resamples, S)
     heights : float64 array of shape (n_resamples, L), only with ``grid``
     """
-    _check_layout(pos, pos_group, neg, neg_group, group_pos, group_neg)
-    cdef Py_ssize_t n_groups = group_pos.shape[0], n_scores = pos.shape[0]
+    _check_layout(pos_group, pos_group, neg_group, neg_group, group_pos, group_neg)
+    cdef Py_ssize_t n_groups = group_pos.shape[0], n_scores = pos_group.shape[0]
     cdef Py_ssize_t n_strata = stratum_start.shape[0] - 1, b, k, d, s, start, size, g
+    cdef Py_ssize_t r, i, j, first, stop
+    if run_start.shape[0] != n_scores + 1 or run_start[0] != 0 \
+            or run_start[n_scores] != pos_end.shape[0] or neg_end.shape[0] != pos_end.shape[0]:
+        raise ValueError("runs and scores disagree")
+    for s in range(n_scores):
+        if run_start[s + 1] <= run_start[s] \
+                or pos_end[run_start[s + 1] - 1] != pos_group.shape[1] \
+                or neg_end[run_start[s + 1] - 1] != neg_group.shape[1]:
+            raise ValueError("each score's runs must cover its sorted entries")
     if stratum_groups.shape[0] != n_groups or n_strata < 1 or stratum_start[0] != 0 \
             or stratum_start[n_strata] != n_groups:
         raise ValueError("the strata must partition the groups")
@@ -152,6 +174,11 @@ def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos
     areas = np.empty((n_resamples, n_scores), dtype=np.float64)
     cdef double[:, ::1] heights_v = heights, areas_v = areas
     cdef int[::1] counts = np.zeros(n_groups, dtype=np.intc)
+    cdef int[::1] run_pos = np.zeros(pos_end.shape[0], dtype=np.intc)
+    cdef int[::1] run_neg = np.zeros(pos_end.shape[0], dtype=np.intc)
+    cdef long long fp
+    cdef double fp_stop
+    cdef bint exhausted
     cdef bint record = counts_out is not None
     if record and (counts_out.shape[0] != n_resamples or counts_out.shape[1] != n_groups):
         raise ValueError("counts_out must have shape (n_resamples, number of groups)")
@@ -170,14 +197,25 @@ def cluster_resample_areas(const double[:, ::1] pos, const long long[:, ::1] pos
                 start = stratum_start[k]
                 size = stratum_start[k + 1] - start
                 for d in range(size):
-                    g = stratum_groups[start + <Py_ssize_t>bounded_uint32(&gen, <uint32_t>size)]
-                    counts[g] += 1
-                    tp_total += group_pos[g]
-                    fp_total += group_neg[g]
+                    counts[stratum_groups[start + <Py_ssize_t>bounded_uint32(
+                        &gen, <uint32_t>size)]] += 1
+            # the class totals in one sequential pass (not a random read per draw)
+            for g in range(n_groups):
+                tp_total += counts[g] * group_pos[g]
+                fp_total += counts[g] * group_neg[g]
             if record and n_groups:
                 counts_out[b, :] = counts
+            fp_stop = hi * fp_total
             for s in range(n_scores):
-                areas_v[b, s] = walk(pos[s], pos_group[s], neg[s], neg_group[s], counts,
-                                     counts, <double>tp_total, <double>fp_total, lo, hi,
-                                     floor, grid_v, heights_v[b])
+                # the runs' resampled counts, from the top until FPR hi is reached
+                first = run_start[s]
+                i = 0
+                j = 0
+                fp = 0
+                stop = fill_runs(pos_group[s], neg_group[s], counts, counts, pos_end, neg_end,
+                                 first, run_start[s + 1], &i, &j, &fp, fp_stop, run_pos,
+                                 run_neg)
+                areas_v[b, s] = run_walk(run_pos, run_neg, first, stop, <double>tp_total,
+                                         <double>fp_total, lo, hi, floor, grid_v,
+                                         heights_v[b], &exhausted)
     return (areas, heights) if grid is not None else areas

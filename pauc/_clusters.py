@@ -28,7 +28,7 @@ References
 import numpy as np
 from joblib import Parallel, delayed
 
-from . import _cluster_bootstrap
+from . import _bootstrap, _cluster_bootstrap
 from ._resampling import StratifiedBootstrap, _descending, blocks, kernel_state
 
 STRATA = ("positives only", "negatives only", "both")
@@ -100,6 +100,11 @@ class ClusterBootstrap:
                                              np.arange(len(STRATA) + 1)).astype(np.int64)
         self.pos, self.pos_group = self._sorted(scores, is_pos, group_index)
         self.neg, self.neg_group = self._sorted(scores, ~is_pos, group_index)
+        # each score's merged order in runs (straight pieces of every resampled curve)
+        runs = [_bootstrap.merged_runs(p, q, -np.inf) for p, q in zip(self.pos, self.neg)]
+        self.pos_end = np.concatenate([r[0] for r in runs])
+        self.neg_end = np.concatenate([r[1] for r in runs])
+        self.run_start = np.cumsum([0] + [r[0].shape[0] for r in runs]).astype(np.int64)
 
     @staticmethod
     def _sorted(scores, in_class, group_index):
@@ -127,8 +132,8 @@ class ClusterBootstrap:
     def _block(self, seed, size, fpr_lo, fpr_hi, tpr_floor, grid, counts_out=None):
         state = kernel_state(np.random.Generator(np.random.PCG64(seed)))
         return _cluster_bootstrap.cluster_resample_areas(
-            self.pos, self.pos_group, self.neg, self.neg_group, self.group_pos,
-            self.group_neg, self.stratum_groups, self.stratum_start, size, state,
+            self.pos_group, self.neg_group, self.pos_end, self.neg_end, self.run_start,
+            self.group_pos, self.group_neg, self.stratum_groups, self.stratum_start, size, state,
             fpr_lo, fpr_hi, tpr_floor, grid, counts_out)
 
     def one_block(self, seed, size, fpr_lo, fpr_hi, tpr_floor):

@@ -173,6 +173,8 @@ class StratifiedBootstrap:
         a draw counts in its row's run directly (global run indices)."""
         runs = [_bootstrap.merged_runs(p, q, c) for p, q, c in zip(self.pos, self.neg, cutoffs)]
         self.run_start = np.cumsum([0] + [r[0].shape[0] for r in runs]).astype(np.int64)
+        self.pos_end = np.concatenate([r[0] for r in runs])
+        self.neg_end = np.concatenate([r[1] for r in runs])
         self.prefix_runs = np.array([r[2] for r in runs], dtype=np.int64)
         self.run_of_pos_slot = np.stack([
             self._run_of_slot(ends, slots, first)
@@ -270,6 +272,12 @@ class StratifiedBootstrap:
         layout if a resample runs out of the prefix layout.  Returns the areas (and
         the heights with ``grid``)."""
         state = np.array(state, dtype=np.uint64)      # the kernel may update it
+        if self.pos.shape[0] > 1 and grid is None and not complete and counts_pos is None:
+            # several scores: gather (one increment per draw), the same resamples
+            return _bootstrap.gather_resample_areas(
+                self.pos_slot, self.neg_slot, self.pos_end, self.neg_end, self.run_start,
+                self.prefix_runs, self.m, self.n, self.k_pos, self.k_neg, in_pos, in_neg,
+                state, fpr_lo, fpr_hi, tpr_floor)
         if complete:
             self.ensure_complete()
         done = 0

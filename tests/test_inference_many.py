@@ -176,3 +176,30 @@ def test_many_rankers_bad_input():
         compare_rankers(y, [scores[0], scores[1][:-1]])
     with pytest.raises(ValueError, match="NaN"):
         compare_rankers(y, [scores[0], np.full(100, np.nan)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(6, 400), st.integers(2, 5), st.integers(0, 2 ** 32 - 1),
+       st.sampled_from([None, 1, 3]), st.sampled_from([(0.0, 0.05), (0.0, 0.3), (0.1, 0.5),
+                                                       (0.0, 1.0)]),
+       st.sampled_from([0.0, 0.0, 0.4]))
+def test_gathering_kernel_equals_scattering_kernel(n, k, seed, levels, window, floor):
+    """Several scores: the gathering kernel gives the scattering kernel's resamples
+    and areas exactly (the same draws in the same order, the same runs and walk),
+    including resamples that run out of the prefix."""
+    from pauc import _bootstrap
+    y, scores = _rankers(n, k, seed % 1000, levels)
+    lo, hi = window
+    boot = StratifiedBootstrap(y, scores, hi)
+    in_pos, in_neg, state = boot.block_inputs(np.random.SeedSequence(seed), 30)
+    if boot.k_neg < boot.n:
+        # force a few resamples out of the prefix: too few draws land in it
+        in_neg[:5] = np.minimum(in_neg[:5], int(hi * boot.n * 0.5))
+    gathered = _bootstrap.gather_resample_areas(
+        boot.pos_slot, boot.neg_slot, boot.pos_end, boot.neg_end, boot.run_start,
+        boot.prefix_runs, boot.m, boot.n, boot.k_pos, boot.k_neg, in_pos, in_neg,
+        state.copy(), lo, hi, floor)
+    scattered, _, n_done = _bootstrap.resample_areas(*boot._kernel_inputs(), in_pos, in_neg,
+                                                     state.copy(), lo, hi, floor)
+    assert n_done == 30
+    assert np.array_equal(gathered, scattered)
