@@ -206,22 +206,28 @@ cdef Py_ssize_t fill_runs(const long long[::1] pos_key, const long long[::1] neg
     the run that brings the negatives ``fp[0]`` to ``fp_stop``, or at
     ``stop_run``.  Returns the run after the last one filled.
     """
-    cdef long long dp, dn
+    # local copies: the compiler keeps them in registers (the pointers could alias
+    # the stores into the run tables)
+    cdef Py_ssize_t a = i[0], b = j[0], end
+    cdef long long dp, dn, negatives = fp[0]
     while run < stop_run:
         dp = 0
         dn = 0
-        while i[0] < pos_end[run]:
-            dp += c_pos[pos_key[i[0]]]
-            i[0] += 1
-        while j[0] < neg_end[run]:
-            dn += c_neg[neg_key[j[0]]]
-            j[0] += 1
+        end = pos_end[run]
+        while a < end:
+            dp += c_pos[pos_key[a]]
+            a += 1
+        end = neg_end[run]
+        while b < end:
+            dn += c_neg[neg_key[b]]
+            b += 1
         run_pos[run] = <int>dp
         run_neg[run] = <int>dn
-        fp[0] += dn
+        negatives += dn
         run += 1
-        if fp[0] >= fp_stop:
+        if negatives >= fp_stop:
             break
+    i[0], j[0], fp[0] = a, b, negatives
     return run
 
 
