@@ -6,6 +6,7 @@ adding one entry there.  Exit code 2 means a usage or input error.
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from . import metrics
 from ._registry import METHODS
-from ._validation import check_fpr_range
+from ._validation import check_fpr_range, check_rate
 from .exceptions import DegenerateSolutionWarning
 
 
@@ -59,6 +60,10 @@ def _parser():
                           "method's difference to the best with its paired-bootstrap p-value "
                           "(default: on; --no-ci to skip); with --plot, a bootstrap band around "
                           "the best method's curve")
+    cmp.add_argument("--tpr-at", type=float, default=None, metavar="FPR",
+                     help="add a column: each method's test TPR at this FPR (a threshold "
+                          "passing at most that share of the negatives), with --ci its 95%% "
+                          "interval (the exact stratified bootstrap, tpr_at_fpr_ci)")
     cmp.add_argument("--resamples", type=int, default=2000,
                      help="bootstrap resamples of --ci (default: 2000)")
     cmp.add_argument("--json", action="store_true", help="print the table as a JSON list")
@@ -249,8 +254,10 @@ def compare(args, out=None, err=None):
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     fpr_range = check_fpr_range(args.fpr_range, name="--fpr-range")
-    if args.ci and args.resamples < 1:
-        raise ValueError(f"--resamples must be >= 1, got {args.resamples}")
+    if args.tpr_at is not None:
+        check_rate(args.tpr_at, "--tpr-at")
+    if args.ci and args.resamples < 2:
+        raise ValueError(f"--resamples must be >= 2, got {args.resamples}")
     if args.plot:
         _check_plot_path(args.plot)
     X, y, X_test, y_test = load_data(args)
@@ -278,6 +285,8 @@ def compare(args, out=None, err=None):
             "test_auc": metrics.roc_auc(y_test, s),
             "test_pauc": metrics.partial_auc(y_test, s, fpr_range=fpr_range),
             "tpr_at_beta": metrics.tpr_at_fpr(y_test, s, fpr_range[1]),
+            **({} if args.tpr_at is None else
+               {"tpr_at": args.tpr_at, "test_tpr_at": metrics.tpr_at_fpr(y_test, s, args.tpr_at)}),
             # a model whose optimum is w = 0 ranks nothing: its scores all tie
             "degenerate": bool(getattr(estimator, "degenerate_", False)),
             "warnings": messages,
@@ -299,7 +308,7 @@ def compare(args, out=None, err=None):
         ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight",
                           metadata=_plot_metadata(args.plot, summary))
     if args.json:
-        json.dump(rows, out, indent=2, default=str)
+        json.dump(_json_ready(rows), out, indent=2, default=str)
         out.write("\n")
     else:
         _print_table(rows, fpr_range, out)
@@ -310,9 +319,22 @@ def compare(args, out=None, err=None):
     return rows
 
 
+def _json_ready(value):
+    """``value`` with NaN (a test without spread) as null: JSON has no NaN."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_ready(v) for v in value]
+    return value
+
+
 def _pvalue_text(p):
     if p is None:
         return "best"
+    if math.isnan(p):
+        return "n/a"        # no spread in the resampled differences (see compare_rankers)
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
@@ -335,6 +357,9 @@ def _add_intervals(rows, y_test, test_scores, fpr_range, args):
                 ci = metrics.partial_auc_ci(y_test, s, fpr_range=fpr_range,
                                             n_resamples=args.resamples, random_state=args.seed)
                 r["test_pauc_ci"] = [ci.low, ci.high]
+                if args.tpr_at is not None:
+                    tpr = metrics.tpr_at_fpr_ci(y_test, s, args.tpr_at)
+                    r["test_tpr_at_ci"] = [tpr.low, tpr.high]
                 try:
                     auc = metrics.roc_auc_ci(y_test, s)
                     r["test_auc_ci"] = [auc.low, auc.high]
@@ -351,15 +376,18 @@ def _add_intervals(rows, y_test, test_scores, fpr_range, args):
             # e.g. a window holding no test negative: the table stands without intervals
             notes.append(f"no intervals: {exc}")
             for r in rows:
-                for key in ("test_pauc_ci", "test_auc_ci", "pauc_diff_to_best",
-                            "pauc_diff_pvalue"):
+                for key in ("test_pauc_ci", "test_auc_ci", "test_tpr_at_ci",
+                            "pauc_diff_to_best", "pauc_diff_pvalue"):
                     r.pop(key, None)
     for message in dict.fromkeys(str(w.message) for w in caught):
         notes.append(f"intervals: {message}")
     if rows and "test_pauc_ci" in rows[0]:
         notes.insert(0, f"pAUC CI: 95% stratified bootstrap percentile interval "
                         f"({args.resamples} resamples); diff: pAUC minus the best method's "
-                        f"({best}), p: paired bootstrap test of equal pAUC")
+                        f"({best}), p: paired bootstrap test of equal pAUC"
+                        + ("" if args.tpr_at is None else
+                           f"; TPR@{args.tpr_at:g} CI: 95% exact stratified bootstrap "
+                           "percentile interval"))
     return notes
 
 
@@ -376,8 +404,12 @@ def _print_table(rows, fpr_range, out):
     a, b = fpr_range
     with_ci = bool(rows) and "test_pauc_ci" in rows[0]
     ci_header = f" {'pAUC 95% CI':>17} {'diff':>8} {'p':>7}" if with_ci else ""
+    tpr_at = rows[0].get("tpr_at") if rows else None
+    tpr_header = ""
+    if tpr_at is not None:
+        tpr_header = f" {f'TPR@{tpr_at:g}':>9}" + (f" {'95% CI':>17}" if with_ci else "")
     header = (f"{'method':<14} {'fit s':>8} {'AUC':>7} {f'pAUC[{a:g},{b:g}]':>15} "
-              f"{f'TPR@{b:g}':>9}{ci_header}  {'note':<24}  parameters")
+              f"{f'TPR@{b:g}':>9}{tpr_header}{ci_header}  {'note':<24}  parameters")
     print(header, file=out)
     print("-" * len(header), file=out)
     notes = []
@@ -399,9 +431,15 @@ def _print_table(rows, fpr_range, out):
             p = r["pauc_diff_pvalue"]
             ci = (f" {f'[{low:.4f}, {high:.4f}]':>17} {r['pauc_diff_to_best']:>+8.4f} "
                   f"{_pvalue_text(p):>7}")
+        tpr = ""
+        if tpr_at is not None:
+            tpr = f" {r['test_tpr_at']:>9.4f}"
+            if with_ci:
+                low, high = r["test_tpr_at_ci"]
+                tpr += f" {f'[{low:.4f}, {high:.4f}]':>17}"
         print(f"{r['method']:<14} {r['fit_seconds']:>8.2f} {r['test_auc']:>7.4f} "
-              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}{ci}  {note:<24}  {params}",
-              file=out)
+              f"{r['test_pauc']:>15.4f} {r['tpr_at_beta']:>9.4f}{tpr}{ci}  {note:<24}  "
+              f"{params}", file=out)
     if notes:
         print(file=out)
     for k, (method, messages) in enumerate(notes, start=1):

@@ -36,6 +36,58 @@ import numpy as np
 from ._bootstrap cimport Xoshiro, bounded_uint32, fill_runs, run_walk, walk
 
 
+cdef void draw_groups(Xoshiro* gen, const long long[::1] stratum_groups,
+                      const long long[::1] stratum_start, const long long[::1] group_pos,
+                      const long long[::1] group_neg, int[::1] counts, long long* tp_total,
+                      long long* fp_total) noexcept nogil:
+    """One resample's group multiplicities (each stratum: as many uniform draws among
+    its groups as it holds) and the resampled class totals."""
+    cdef Py_ssize_t n_groups = counts.shape[0], k, d, g, start, size
+    cdef long long tp = 0, fp = 0
+    if n_groups:
+        memset(&counts[0], 0, n_groups * sizeof(int))
+    for k in range(stratum_start.shape[0] - 1):
+        start = stratum_start[k]
+        size = stratum_start[k + 1] - start
+        for d in range(size):
+            counts[stratum_groups[start + <Py_ssize_t>bounded_uint32(gen, <uint32_t>size)]] += 1
+    # the class totals in one sequential pass (not a random read per draw)
+    for g in range(n_groups):
+        tp += counts[g] * group_pos[g]
+        fp += counts[g] * group_neg[g]
+    tp_total[0] = tp
+    fp_total[0] = fp
+
+
+cdef double tpr_walk(const double[::1] pos, const long long[::1] pos_group,
+                     const double[::1] neg, const long long[::1] neg_group,
+                     const int[::1] counts, double tp_total, double fp_total,
+                     double fpr) noexcept nogil:
+    """:func:`pauc.metrics.tpr_at_fpr` (threshold rule) of the rows counted as often
+    as their group: the TPR after the last tie group whose FPR is at most ``fpr``
+    (scores sorted descending; the same division and comparison as roc_curve's)."""
+    cdef Py_ssize_t i = 0, j = 0, n_pos = pos.shape[0], n_neg = neg.shape[0]
+    cdef double tp = 0.0, fp = 0.0, tp_new, fp_new, t
+    while i < n_pos or j < n_neg:
+        if j >= n_neg or (i < n_pos and pos[i] >= neg[j]):
+            t = pos[i]
+        else:
+            t = neg[j]
+        tp_new = tp
+        fp_new = fp
+        while i < n_pos and pos[i] == t:
+            tp_new += counts[pos_group[i]]
+            i += 1
+        while j < n_neg and neg[j] == t:
+            fp_new += counts[neg_group[j]]
+            j += 1
+        if fp_new / fp_total > fpr:
+            break
+        tp = tp_new
+        fp = fp_new
+    return tp / tp_total
+
+
 def _check_layout(pos, pos_group, neg, neg_group, group_pos, group_neg):
     if pos.shape[0] != neg.shape[0] or pos.shape[0] != pos_group.shape[0] \
             or neg.shape[0] != neg_group.shape[0]:
@@ -182,27 +234,15 @@ def cluster_resample_areas(const long long[:, ::1] pos_group,
     cdef bint record = counts_out is not None
     if record and (counts_out.shape[0] != n_resamples or counts_out.shape[1] != n_groups):
         raise ValueError("counts_out must have shape (n_resamples, number of groups)")
-    cdef long long tp_total, fp_total
+    cdef long long tp_total = 0, fp_total = 0
     cdef Xoshiro gen
     gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
     gen.spare = state[4]
     gen.has_spare = state[5] != 0
     with nogil:
         for b in range(n_resamples):
-            if n_groups:
-                memset(&counts[0], 0, n_groups * sizeof(int))
-            tp_total = 0
-            fp_total = 0
-            for k in range(n_strata):
-                start = stratum_start[k]
-                size = stratum_start[k + 1] - start
-                for d in range(size):
-                    counts[stratum_groups[start + <Py_ssize_t>bounded_uint32(
-                        &gen, <uint32_t>size)]] += 1
-            # the class totals in one sequential pass (not a random read per draw)
-            for g in range(n_groups):
-                tp_total += counts[g] * group_pos[g]
-                fp_total += counts[g] * group_neg[g]
+            draw_groups(&gen, stratum_groups, stratum_start, group_pos, group_neg, counts,
+                        &tp_total, &fp_total)
             if record and n_groups:
                 counts_out[b, :] = counts
             fp_stop = hi * fp_total
@@ -219,3 +259,56 @@ def cluster_resample_areas(const long long[:, ::1] pos_group,
                                          <double>fp_total, lo, hi, floor, grid_v,
                                          heights_v[b], &exhausted)
     return (areas, heights) if grid is not None else areas
+
+
+def cluster_resample_tpr(const double[::1] pos, const long long[::1] pos_group,
+                         const double[::1] neg, const long long[::1] neg_group,
+                         const long long[::1] group_pos, const long long[::1] group_neg,
+                         const long long[::1] stratum_groups,
+                         const long long[::1] stratum_start, Py_ssize_t n_resamples,
+                         uint64_t[::1] state, double fpr, const int[::1] group_counts=None):
+    """TPR at FPR ``fpr`` (threshold rule) of a block of cluster resamples of one score
+    vector, drawn as in :func:`cluster_resample_areas`; with ``group_counts`` (and
+    ``n_resamples=1``) the rows counted as given instead (all ones: the sample).
+
+    Returns
+    -------
+    tpr : float64 array of shape (n_resamples,)
+    """
+    _check_layout(np.asarray(pos)[None, :], np.asarray(pos_group)[None, :],
+                  np.asarray(neg)[None, :], np.asarray(neg_group)[None, :], group_pos,
+                  group_neg)
+    cdef Py_ssize_t n_groups = group_pos.shape[0], b, g
+    if stratum_groups.shape[0] != n_groups or stratum_start[0] != 0 \
+            or stratum_start[stratum_start.shape[0] - 1] != n_groups:
+        raise ValueError("the strata must partition the groups")
+    if state.shape[0] != 6 or (state[0] | state[1] | state[2] | state[3]) == 0:
+        raise ValueError("state must be 6 uint64 words, the first four not all zero")
+    cdef int[::1] counts = np.zeros(n_groups, dtype=np.intc)
+    cdef long long tp_total = 0, fp_total = 0
+    if group_counts is not None:
+        if group_counts.shape[0] != n_groups or n_resamples != 1:
+            raise ValueError("group_counts: one count per group, for one resample")
+        for g in range(n_groups):
+            if group_counts[g] < 0:
+                raise ValueError("group counts must be non-negative")
+            counts[g] = group_counts[g]
+            tp_total += group_counts[g] * group_pos[g]
+            fp_total += group_counts[g] * group_neg[g]
+        if tp_total <= 0 or fp_total <= 0:
+            raise ValueError("the group counts leave a class empty")
+    tpr = np.empty(n_resamples, dtype=np.float64)
+    cdef double[::1] tpr_v = tpr
+    cdef bint drawn = group_counts is None
+    cdef Xoshiro gen
+    gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
+    gen.spare = state[4]
+    gen.has_spare = state[5] != 0
+    with nogil:
+        for b in range(n_resamples):
+            if drawn:
+                draw_groups(&gen, stratum_groups, stratum_start, group_pos, group_neg, counts,
+                            &tp_total, &fp_total)
+            tpr_v[b] = tpr_walk(pos, pos_group, neg, neg_group, counts, <double>tp_total,
+                                <double>fp_total, fpr)
+    return tpr

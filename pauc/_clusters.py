@@ -136,6 +136,26 @@ class ClusterBootstrap:
             self.group_pos, self.group_neg, self.stratum_groups, self.stratum_start, size, state,
             fpr_lo, fpr_hi, tpr_floor, grid, counts_out)
 
+    def _tpr_block(self, seed, size, fpr, group_counts=None):
+        state = kernel_state(np.random.Generator(np.random.PCG64(seed)))
+        return _cluster_bootstrap.cluster_resample_tpr(
+            self.pos[0], self.pos_group[0], self.neg[0], self.neg_group[0], self.group_pos,
+            self.group_neg, self.stratum_groups, self.stratum_start, size, state, fpr,
+            None if group_counts is None else np.ascontiguousarray(group_counts,
+                                                                   dtype=np.intc))
+
+    def weighted_tpr(self, group_counts, fpr):
+        """:func:`pauc.metrics.tpr_at_fpr` of the (first) score vector with the rows
+        counted as often as their group (all ones: the sample's own value)."""
+        return float(self._tpr_block(np.random.SeedSequence(0), 1, fpr, group_counts)[0])
+
+    def resample_tpr(self, n_resamples, random_state, fpr, *, n_jobs=None):
+        """:func:`pauc.metrics.tpr_at_fpr` of ``n_resamples`` cluster resamples of the
+        (first) score vector: array (n_resamples,)."""
+        return np.concatenate(Parallel(n_jobs=n_jobs, backend="threading")(
+            delayed(self._tpr_block)(seed, size, fpr)
+            for seed, size in blocks(n_resamples, random_state)))
+
     def one_block(self, seed, size, fpr_lo, fpr_hi, tpr_floor):
         """One block's areas (size, S) and group multiplicities (size, G), for tests
         and replays."""

@@ -36,7 +36,10 @@ from . import _ranking
 def _check_sizes(m, n):
     if m < 2 or n < 2:
         raise ValueError(f"DeLong's variance needs at least 2 positives and 2 negatives "
-                         f"(got {m} and {n}); use method='bootstrap' or more data")
+                         f"(got {m} and {n}): one row of a class says nothing of that "
+                         "class's spread, and no interval (DeLong's or the bootstrap's) can "
+                         "be estimated from it; label more rows of the rarer class (the "
+                         "bootstrap interval holds its level from about 20 of each)")
 
 
 def placement_values(is_pos, score, *, keep_order=False):

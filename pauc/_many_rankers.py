@@ -39,7 +39,7 @@ from itertools import combinations
 import numpy as np
 
 from ._clusters import bootstrap_of, check_groups
-from ._inference import (_check_common, _check_window, _comparison_scale,
+from ._inference import (_check_bootstrap_classes, _check_common, _check_window, _comparison_scale,
                          _comparison_settings, bootstrap_comparison, delong_comparison)
 from ._obuchowski import auc_covariance
 from ._p_adjust import adjust_pvalues, check_p_adjust
@@ -93,12 +93,14 @@ class RankerComparisons:
 
     def to_dicts(self):
         """One dict per pair: ``ranker_a``, ``ranker_b``, the RankerComparison's
-        fields and ``pvalue_adjusted``."""
+        scalar fields and ``pvalue_adjusted``."""
         rows = []
         for (a, b), comparison, adjusted in zip(self.pairs, self.comparisons,
                                                 self.pvalue_adjusted):
             row = {"ranker_a": a, "ranker_b": b}
-            row.update({f.name: getattr(comparison, f.name) for f in fields(comparison)})
+            # the scalar fields (not the resampled differences)
+            row.update({f.name: getattr(comparison, f.name) for f in fields(comparison)
+                        if f.compare})
             row["pvalue_adjusted"] = float(adjusted)
             rows.append(row)
         return rows
@@ -179,6 +181,8 @@ def compare_many_rankers(y_true, scores, *, metric="roc_auc", fpr_range=None, no
     checked = [check_binary_scores(y_true, v, pos_label=pos_label, exact_ranks=True)
                for v in vectors]
     is_pos, vectors = checked[0][0], [c[1] for c in checked]
+    if method == "bootstrap":
+        _check_bootstrap_classes(is_pos)
     group_index = check_groups(groups, is_pos.shape[0])
     if metric == "partial_auc":
         _check_window(is_pos, alpha, beta)

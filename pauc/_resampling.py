@@ -142,7 +142,10 @@ class StratifiedBootstrap:
         """The top of each class only: a selection, then a sort of the top."""
         pos, neg = _ranking.split_by_label(self._scores[0], self._is_pos)
         cutoff = float(np.partition(neg, self.n - k)[self.n - k])
-        top_pos = np.ascontiguousarray(np.sort(pos[pos >= cutoff])[::-1])
+        # at least the highest positive, as _layout keeps one slot: the kernel draws
+        # into a non-empty prefix even when no positive reaches the window (its areas
+        # are then 0, its walk ending on the negatives above the cutoff)
+        top_pos = np.ascontiguousarray(np.sort(pos[pos >= min(cutoff, pos.max())])[::-1])
         top_neg = np.ascontiguousarray(np.sort(neg[neg >= cutoff])[::-1])
         self.complete = False
         self.cutoff = np.array([cutoff])

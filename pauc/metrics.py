@@ -82,6 +82,7 @@ from ._inference import (ConfidenceInterval, RankerComparison, ROCBand, compare_
                          partial_auc_ci, roc_auc_ci, roc_confidence_band, two_way_partial_auc_ci)
 from ._many_rankers import RankerComparisons
 from ._rank_distance import kendall_tau_distance, spearman_distance
+from ._tpr_interval import tpr_at_fpr_ci
 from ._validation import check_binary_scores, check_fpr_range, check_rate
 
 __all__ = [
@@ -100,6 +101,7 @@ __all__ = [
     "two_way_partial_auc_ci",
     "compare_rankers",
     "roc_confidence_band",
+    "tpr_at_fpr_ci",
     "ConfidenceInterval",
     "RankerComparison",
     "RankerComparisons",

@@ -68,9 +68,10 @@ range [0, 0.1] and stops on the validation partial AUC of that range:
 True
 
 The objective and the metric also take the argument order of LightGBM's
-scikit-learn estimators, ``(y_true, y_pred)``:
-``lgb.LGBMClassifier(objective=window_objective(y, (0, 0.1)))`` works, with
-``eval_metric=window_metric((0, 0.1))``.
+scikit-learn estimators, ``(y_true, y_pred)``.  Built without labels,
+``lgb.LGBMClassifier(objective=window_objective(fpr_range=(0, 0.1)))`` reads
+them at every call, so the estimator can be cloned and cross-validated
+(``cross_val_score``, ``GridSearchCV``); ``eval_metric=window_metric((0, 0.1))``.
 
 References
 ----------
@@ -171,28 +172,55 @@ class WindowObjective:
     returns ``(grad, hess)``.  :meth:`gradient` and :meth:`value` take the
     scores alone.
 
+    With ``is_pos=None`` the labels are read at every call, from LightGBM's
+    ``Dataset`` / XGBoost's ``DMatrix`` (``get_label()``) or the ``y_true`` of
+    the scikit-learn estimators, with ``pos_label``'s rule: the objective then
+    holds no data, so ``sklearn.base.clone`` and ``cross_val_score`` fit each
+    fold on its own rows.
+
     Attributes
     ----------
     loss : str
     fpr_range : (float, float)
     logloss_weight : float
     j_alpha, j_beta : int
-        Window positions over the training negatives.
+        Window positions over the training negatives (of the last call's
+        labels when they are read at call time).
     n_pos, n_neg : int
     """
 
-    def __init__(self, is_pos, fpr_range, loss, logloss_weight):
-        self._is_pos = np.ascontiguousarray(is_pos, dtype=np.bool_).view(np.uint8)
+    def __init__(self, is_pos, fpr_range, loss, logloss_weight, pos_label=None):
         self.loss = loss
         self.fpr_range = fpr_range
         self.logloss_weight = logloss_weight
+        self.pos_label = pos_label
+        self._labels = None            # the labels last read at call time
+        self._normalize_exponential = True
+        self._labels_at_call = is_pos is None
+        if not self._labels_at_call:
+            self._set_labels(is_pos)
+
+    def _set_labels(self, is_pos):
+        self._is_pos = np.ascontiguousarray(is_pos, dtype=np.bool_).view(np.uint8)
         self.n_pos = int(np.count_nonzero(self._is_pos))
         self.n_neg = int(self._is_pos.shape[0] - self.n_pos)
-        self.j_alpha, self.j_beta = empirical_indices(self.n_neg, fpr_range)
-        self._normalize_exponential = True
+        self.j_alpha, self.j_beta = empirical_indices(self.n_neg, self.fpr_range)
+
+    def _read_labels(self, data):
+        """Take the training labels from the call (the same array object every round
+        of one fit: read once per fit, not per round)."""
+        labels = data.get_label() if hasattr(data, "get_label") else data
+        if labels is not self._labels:
+            is_pos, _, _ = binary_labels(labels, self.pos_label, name="the training labels")
+            self._set_labels(is_pos)
+            self._labels = labels
 
     @property
     def n_rows(self):
+        if self._labels_at_call and self._labels is None:
+            raise ValueError("this objective reads the labels from LightGBM's or XGBoost's "
+                             "call; give window_objective(y, ...) to call gradient() or "
+                             "value() directly")
         return self._is_pos.shape[0]
 
     def _accumulate(self, scores, grad, hess, with_value=True):
@@ -235,6 +263,8 @@ class WindowObjective:
         # (None without), XGBoost's passes them by name when there are some
         scores, data = _split_call(a, b)
         refuse_sample_weights(data, sample_weight)
+        if self._labels_at_call:
+            self._read_labels(data)
         return self.gradient(scores)
 
     def __repr__(self):
@@ -242,14 +272,20 @@ class WindowObjective:
                 f"logloss_weight={self.logloss_weight!r})")
 
 
-def window_objective(y, fpr_range=(0.0, 0.1), loss="exponential", *, logloss_weight=0.0,
+def window_objective(y=None, fpr_range=(0.0, 0.1), loss="exponential", *, logloss_weight=0.0,
                      pos_label=None):
     """A LightGBM custom objective: a pairwise loss over the FPR window's pairs.
 
     Parameters
     ----------
-    y : array-like of shape (n_samples,)
-        Labels of the training rows, in the order LightGBM sees them.
+    y : array-like of shape (n_samples,), default=None
+        Labels of the training rows, in the order LightGBM sees them.  None:
+        the labels are read at every call (from the ``Dataset`` / ``DMatrix``,
+        or the ``y_true`` of a scikit-learn estimator), so an estimator holding
+        the objective can be cloned and cross-validated
+        (``cross_val_score(LGBMClassifier(objective=window_objective(
+        fpr_range=...)), X, y)``); an objective built on ``y`` is bound to
+        those rows and fails on any other (a fold of them).
     fpr_range : (float, float), default=(0.0, 0.1)
         The FPR window ``(alpha, beta)``; ``(0, 1)`` gives the pairwise loss
         over every pair (an AUC surrogate).
@@ -285,6 +321,8 @@ def window_objective(y, fpr_range=(0.0, 0.1), loss="exponential", *, logloss_wei
     if loss == "logloss" and logloss_weight:
         raise ValueError("logloss_weight mixes log-loss into a window loss; "
                          "it has no meaning with loss='logloss'")
+    if y is None:
+        return WindowObjective(None, (alpha, beta), loss, float(logloss_weight), pos_label)
     is_pos, _, _ = binary_labels(y, pos_label)
     return WindowObjective(is_pos, (alpha, beta), loss, float(logloss_weight))
 

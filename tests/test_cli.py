@@ -72,6 +72,13 @@ def test_compare_errors_exit_2(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
+def test_compare_csv_with_a_header_and_no_rows(tmp_path, capsys):
+    path = tmp_path / "empty.csv"
+    path.write_text("a,b,label\n")
+    assert main(["compare", "--data", str(path), "--label-column", "label", "--quiet"]) == 2
+    assert "holds a header and no rows" in capsys.readouterr().err
+
+
 def test_compare_one_class_file(tmp_path, capsys):
     path = tmp_path / "one.svm"
     path.write_text("1 1:1\n1 2:1\n")

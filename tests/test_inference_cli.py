@@ -60,6 +60,34 @@ def test_json_values_are_the_library_functions(svmlight, capsys):
     assert rows[0]["test_pauc_ci"] == pytest.approx([ci.low, ci.high], abs=1e-12)
 
 
+def test_tpr_at_column_is_tpr_at_fpr_ci(svmlight, capsys):
+    """--tpr-at FPR: the test TPR at that FPR and its exact bootstrap interval."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+
+    from pauc.datasets import load_svmlight
+    from pauc.metrics import tpr_at_fpr, tpr_at_fpr_ci
+
+    rows = json.loads(_run(["compare", "--data", str(svmlight), "--methods", "logreg", "--json",
+                            "--quiet", "--resamples", "100", "--seed", "3", "--tpr-at", "0.2"],
+                           capsys))
+    X, y = load_svmlight(str(svmlight))
+    X, X_test, y, y_test = train_test_split(X, y, test_size=1 / 3, stratify=y, random_state=3)
+    s = LogisticRegression(C=1.0, max_iter=1000).fit(X, y).decision_function(X_test)
+    ci = tpr_at_fpr_ci(y_test, s, 0.2)
+    assert rows[0]["tpr_at"] == 0.2 and rows[0]["test_tpr_at"] == tpr_at_fpr(y_test, s, 0.2)
+    assert rows[0]["test_tpr_at_ci"] == pytest.approx([ci.low, ci.high], abs=1e-12)
+    out = _run(["compare", "--data", str(svmlight), "--methods", "logreg", "--quiet",
+                "--resamples", "50", "--seed", "3", "--tpr-at", "0.2"], capsys)
+    assert "TPR@0.2" in out and f"[{ci.low:.4f}, {ci.high:.4f}]" in out
+    out = _run(["compare", "--data", str(svmlight), "--methods", "logreg", "--quiet",
+                "--no-ci", "--tpr-at", "0.2"], capsys)
+    assert "TPR@0.2" in out and "95% CI" not in out
+    assert main(["compare", "--data", str(svmlight), "--methods", "logreg", "--quiet",
+                 "--tpr-at", "1.5"]) == 2
+    assert "--tpr-at" in capsys.readouterr().err
+
+
 def test_table_shows_interval_columns_and_notes(svmlight, capsys):
     out = _run(["compare", "--data", str(svmlight), "--methods", "logreg", "treerank",
                 "--quiet", "--resamples", "100"], capsys)
@@ -90,6 +118,18 @@ def test_bad_resamples_is_a_usage_error_before_fitting(svmlight, capsys, monkeyp
     assert main(["compare", "--data", str(svmlight), "--methods", "logreg", "--quiet",
                  "--resamples", "0"]) == 2
     assert "--resamples" in capsys.readouterr().err
+    # one resample has no spread: refused, not a p-value of 0
+    assert main(["compare", "--data", str(svmlight), "--methods", "logreg", "--quiet",
+                 "--resamples", "1"]) == 2
+    assert "--resamples must be >= 2" in capsys.readouterr().err
+
+
+def test_a_test_without_spread_prints_no_pvalue():
+    from pauc.__main__ import _json_ready, _pvalue_text
+
+    assert _pvalue_text(float("nan")) == "n/a" and _pvalue_text(0.0001) == "<0.001"
+    assert _json_ready([{"p": float("nan"), "ci": [0.5, float("nan")]}]) == [
+        {"p": None, "ci": [0.5, None]}]
 
 
 def test_plot_with_band(svmlight, tmp_path, capsys):

@@ -1,6 +1,6 @@
 """Clustered rows: Obuchowski's variance (pauc._obuchowski) and the cluster
 bootstrap (pauc._clusters, pauc._cluster_bootstrap), through groups= on every
-interval and test.
+interval and test (the chance test and tpr_at_fpr_ci included).
 
 With one row per cluster both reduce to the row-level methods: Obuchowski's
 variance to DeLong's (S11 = 0 and the sums are the placements themselves; only
@@ -21,7 +21,8 @@ from pauc._delong import delong_covariance, placement_values
 from pauc._obuchowski import clustered_delong_covariance
 from pauc._resampling import StratifiedBootstrap
 from pauc.metrics import (compare_rankers, partial_auc, partial_auc_ci, roc_auc_ci,
-                          roc_confidence_band, two_way_partial_auc_ci)
+                          roc_confidence_band, tpr_at_fpr, tpr_at_fpr_ci,
+                          two_way_partial_auc_ci)
 
 RESAMPLE_TOL = 1e-12
 
@@ -197,7 +198,8 @@ def test_cluster_bootstrap_pairs_equal_two_ranker_calls_exactly():
               groups=g)
     many = compare_rankers(y, scores, **kw)
     for (i, j), comparison in zip(many.pairs, many.comparisons):
-        assert comparison == compare_rankers(y, scores[i], scores[j], **kw)
+        two = compare_rankers(y, scores[i], scores[j], **kw)
+        assert comparison == two and np.array_equal(comparison.resamples, two.resamples)
 
 
 @pytest.mark.parametrize("groups, match", [
@@ -230,19 +232,23 @@ def test_all_positives_in_one_group_refused():
         roc_auc_ci(y, s, groups=groups)
 
 
-@pytest.mark.slow(seconds=8)
+@pytest.mark.slow(seconds=10)
 def test_clustered_intervals_cover_where_row_intervals_do_not():
     """150 clusters of 4 rows (issue 36): the row-level intervals ignore the clusters
     and under-cover (measured over these 300 replications: DeLong 0.77, the row
     bootstrap of the pAUC 0.80); the clustered ones cover 0.92-0.98 (measured:
     Obuchowski's DeLong 0.957, the cluster bootstrap of the AUC 0.960, of the
-    partial AUC over FPR [0, 0.3] 0.937; true pAUC of the binormal model with
-    d = 1: the integral of Phi(1 + Phi^-1(x)) over the window)."""
+    partial AUC over FPR [0, 0.3] 0.937, of the TPR at FPR 0.1 0.957 where the
+    exact row interval covers 0.85; true values of the binormal model with
+    d = 1: the pAUC the integral of Phi(1 + Phi^-1(x)) over the window, the TPR
+    Phi(1 - Phi^-1(0.9)))."""
     true_auc = norm.cdf(1.0 / np.sqrt(2.0))
     beta = 0.3
     true_pauc = quad(lambda x: norm.cdf(1.0 + norm.ppf(x)), 0.0, beta)[0] / beta
+    true_tpr = norm.cdf(1.0 - norm.ppf(0.9))
     replications = 300
-    covered = dict(rows=0, obuchowski=0, cluster_bootstrap=0, cluster_pauc=0, rows_pauc=0)
+    covered = dict(rows=0, obuchowski=0, cluster_bootstrap=0, cluster_pauc=0, rows_pauc=0,
+                   cluster_tpr=0, rows_tpr=0)
     for r in range(replications):
         y, s, g = _clustered_design(np.random.default_rng(r))
         intervals = dict(
@@ -253,11 +259,63 @@ def test_clustered_intervals_cover_where_row_intervals_do_not():
             cluster_pauc=(partial_auc_ci(y, s, fpr_range=(0, beta), groups=g,
                                          n_resamples=500, random_state=r), true_pauc),
             rows_pauc=(partial_auc_ci(y, s, fpr_range=(0, beta), n_resamples=500,
-                                      random_state=r), true_pauc))
+                                      random_state=r), true_pauc),
+            cluster_tpr=(tpr_at_fpr_ci(y, s, 0.1, method="bootstrap", groups=g,
+                                       n_resamples=500, random_state=r), true_tpr),
+            rows_tpr=(tpr_at_fpr_ci(y, s, 0.1), true_tpr))
         for name, (ci, truth) in intervals.items():
             covered[name] += ci.low <= truth <= ci.high
     coverage = {name: count / replications for name, count in covered.items()}
     assert coverage["rows"] < 0.85, coverage
-    assert coverage["rows_pauc"] < 0.88, coverage
-    for name in ("obuchowski", "cluster_bootstrap", "cluster_pauc"):
+    assert coverage["rows_pauc"] < 0.88 and coverage["rows_tpr"] < 0.9, coverage
+    for name in ("obuchowski", "cluster_bootstrap", "cluster_pauc", "cluster_tpr"):
         assert 0.92 <= coverage[name] <= 0.98, coverage
+
+
+@settings(max_examples=100, deadline=None)
+@given(clustered_scores(max_size=50, n_scores=1), st.integers(0, 2 ** 32 - 1),
+       st.sampled_from([0.0, 0.05, 0.2, 0.5, 1.0]))
+def test_cluster_tpr_equals_tpr_at_fpr_on_repeated_rows(data, seed, fpr):
+    """The cluster bootstrap's TPR at FPR: all ones is tpr_at_fpr itself; drawn
+    multiplicities give tpr_at_fpr of the repeated rows, exactly."""
+    y, (s,), groups = data
+    codes = check_groups(groups, y.size)
+    boot = ClusterBootstrap(y, [s], codes)
+    assert boot.weighted_tpr(np.ones(boot.group_pos.shape[0], dtype=np.intc), fpr) == \
+        tpr_at_fpr(y, s, fpr)
+    _, counts = boot.one_block(np.random.SeedSequence(seed), 3, 0.0, 1.0, 0.0)
+    for b in range(3):
+        weight = counts[b][codes]
+        expected = tpr_at_fpr(np.repeat(y, weight), np.repeat(s, weight), fpr)
+        assert boot.weighted_tpr(counts[b], fpr) == expected
+
+
+def test_tpr_at_fpr_ci_with_groups():
+    y, s, g = _clustered_design(np.random.default_rng(0))
+    clustered = tpr_at_fpr_ci(y, s, 0.1, method="bootstrap", groups=g, n_resamples=300,
+                              random_state=1)
+    rows = tpr_at_fpr_ci(y, s, 0.1, method="bootstrap", n_resamples=300, random_state=1)
+    assert clustered.estimate == tpr_at_fpr(y, s, 0.1) == rows.estimate
+    assert clustered.standard_error > rows.standard_error
+    assert clustered == tpr_at_fpr_ci(y, s, 0.1, method="bootstrap", groups=g,
+                                      n_resamples=300, random_state=1)
+    with pytest.raises(ValueError, match="method='bootstrap'"):
+        tpr_at_fpr_ci(y, s, 0.1, groups=g)
+    with pytest.raises(ValueError, match="differ in length"):
+        tpr_at_fpr_ci(y, s, 0.1, method="bootstrap", groups=g[1:])
+
+
+def test_chance_test_with_groups():
+    """The chance p-value comes from the clustered spread: Obuchowski's z test of
+    0.5, and the cluster bootstrap's own resamples."""
+    from scipy.special import ndtr
+    from pauc._inference import _percentile_pvalue
+    y, s, g = _clustered_design(np.random.default_rng(1))
+    s = s * 0.15 + np.random.default_rng(2).normal(size=s.size)        # a weak ranker
+    delong = roc_auc_ci(y, s, groups=g)
+    z = (delong.estimate - 0.5) / delong.standard_error
+    assert delong.pvalue_chance == pytest.approx(2 * ndtr(-abs(z)), rel=1e-12)
+    assert delong.pvalue_chance > roc_auc_ci(y, s).pvalue_chance
+    boot = partial_auc_ci(y, s, fpr_range=(0, 0.3), groups=g, n_resamples=300,
+                          random_state=0)
+    assert boot.pvalue_chance == _percentile_pvalue(boot.resamples, boot.chance)

@@ -111,7 +111,8 @@ def test_bootstrap_pairs_equal_two_ranker_calls_exactly(metric, n):
     pairs = list(combinations(range(4), 2))
     assert many.pairs == tuple((f"r{i}", f"r{j}") for i, j in pairs)
     for (i, j), c in zip(pairs, many.comparisons):
-        assert c == compare_rankers(y, scores[i], scores[j], **kwargs)
+        two = compare_rankers(y, scores[i], scores[j], **kwargs)
+        assert c == two and np.array_equal(c.resamples, two.resamples)
 
 
 def test_shared_resample_scores_every_ranker_on_the_same_rows():

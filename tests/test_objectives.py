@@ -174,3 +174,38 @@ def test_losses_are_listed():
     with pytest.raises(ValueError, match="Hessian.*'tight'"):
         window_objective(y, (0, 1), "naive")
     assert "exponential" in repr(window_objective([0, 1, 1], (0, 1)))
+
+
+def test_objective_without_labels_is_cloned_and_cross_validated():
+    """Issue 36: an objective bound to y fails on every fold of cross_val_score; one
+    that reads the labels at call time fits each fold on its own rows, as a bound
+    objective built on that fold's labels does."""
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    from pauc.metrics import partial_auc_scorer
+
+    X, y = make_classification(600, n_features=6, weights=[0.7], random_state=0)
+    scoring = partial_auc_scorer(fpr_range=(0.0, 0.2))
+    folds = StratifiedKFold(3, shuffle=True, random_state=0)
+
+    def model(objective):
+        return lgb.LGBMClassifier(objective=objective, n_estimators=20, verbosity=-1,
+                                  deterministic=True, force_row_wise=True)
+
+    bound = model(window_objective(y, (0.0, 0.2)))
+    with pytest.raises(ValueError, match="built for 600 training rows"):
+        cross_val_score(bound, X, y, cv=folds, scoring=scoring, error_score="raise")
+    free = model(window_objective(fpr_range=(0.0, 0.2)))
+    scores = cross_val_score(free, X, y, cv=folds, scoring=scoring, error_score="raise")
+    for (train, test), score in zip(folds.split(X, y), scores):
+        per_fold = clone(model(window_objective(y[train], (0.0, 0.2)))).fit(X[train], y[train])
+        assert score == scoring(per_fold, X[test], y[test])
+    # the labels come from the call: lgb.train's Dataset too
+    objective = window_objective(fpr_range=(0.0, 0.2))
+    with pytest.raises(ValueError, match="reads the labels"):
+        objective.gradient(np.zeros(600))
+    grad, hess = objective(np.zeros(600), lgb.Dataset(X, y).construct())
+    expected = window_objective(y, (0.0, 0.2)).gradient(np.zeros(600))
+    np.testing.assert_array_equal(grad, expected[0])
+    np.testing.assert_array_equal(hess, expected[1])

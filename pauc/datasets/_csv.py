@@ -112,6 +112,8 @@ def load_csv(path, *, label_column, pos_label=None, delimiter=",", feature_names
                 rows.append([float(v) for j, v in enumerate(row) if j != k])
             except ValueError as exc:
                 raise ValueError(f"{path}, line {line_no}: non-numeric feature ({exc})") from None
+    if not labels:
+        raise ValueError(f"{path} holds a header and no rows")
     parsed = _parse_labels(np.array(labels))
     classes = _classes(parsed)
     if classes.shape[0] != 2:
