@@ -65,7 +65,7 @@ cdef double run_walk(const int[::1] run_pos, const int[::1] run_neg,
                      const double[::1] grid, double[::1] grid_tpr,
                      bint* exhausted) noexcept nogil
 
-cdef Py_ssize_t fill_runs(const long long[::1] pos_key, const long long[::1] neg_key,
+cdef Py_ssize_t fill_runs(const int[::1] pos_key, const int[::1] neg_key,
                           const int[::1] c_pos, const int[::1] c_neg,
                           const long long[::1] pos_end, const long long[::1] neg_end,
                           Py_ssize_t run, Py_ssize_t stop_run, Py_ssize_t* i, Py_ssize_t* j,

@@ -192,7 +192,7 @@ cdef double run_walk(const int[::1] run_pos, const int[::1] run_neg,
     return twice_area / (2.0 * m * n) - floor * (width / n) + acc
 
 
-cdef Py_ssize_t fill_runs(const long long[::1] pos_key, const long long[::1] neg_key,
+cdef Py_ssize_t fill_runs(const int[::1] pos_key, const int[::1] neg_key,
                           const int[::1] c_pos, const int[::1] c_neg,
                           const long long[::1] pos_end, const long long[::1] neg_end,
                           Py_ssize_t run, Py_ssize_t stop_run, Py_ssize_t* i, Py_ssize_t* j,
@@ -241,7 +241,19 @@ cdef void count_draws(Xoshiro* g, Py_ssize_t start, Py_ssize_t size, Py_ssize_t 
     g[0] = local
 
 
-def gather_resample_areas(const long long[:, ::1] pos_slot, const long long[:, ::1] neg_slot,
+cdef void gather_entries(const int[::1] run_of_entry, const int[::1] key,
+                         const int[::1] counts, Py_ssize_t start, Py_ssize_t stop,
+                         int[::1] run_counts) noexcept nogil:
+    """Add the count of each sorted entry ``start <= e < stop`` to its run: one
+    branch-free pass (the runs are short; a loop per run would mispredict)."""
+    cdef Py_ssize_t e
+    for e in range(start, stop):
+        run_counts[run_of_entry[e]] += counts[key[e]]
+
+
+def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot,
+                          const int[:, ::1] run_of_pos_entry,
+                          const int[:, ::1] run_of_neg_entry,
                           const long long[::1] pos_end, const long long[::1] neg_end,
                           const long long[::1] run_start, const long long[::1] prefix_runs,
                           Py_ssize_t m, Py_ssize_t n, Py_ssize_t k_pos, Py_ssize_t k_neg,
@@ -253,16 +265,18 @@ def gather_resample_areas(const long long[:, ::1] pos_slot, const long long[:, :
     The same resamples and areas as :func:`resample_areas` on the complete
     layout (the same draws in the same order from ``state``; the same runs and
     integer walk), computed the other way round: each draw adds one to its
-    slot's count, then each score sums the counts of its sorted entries run by
-    run, only down to FPR ``hi``.  With S score vectors a draw so costs one
-    increment instead of S (scattered into S run tables), and a score reads
-    only the entries of its own window: the cheaper way when S >= 2 and the
-    rankers' prefixes differ.
+    slot's count, then each score adds the counts of its own prefix's sorted
+    entries into their runs (one branch-free pass) and walks them.  With S
+    score vectors a draw so costs one increment instead of S (scattered into S
+    run tables), and a score reads only the entries of its own prefix: the
+    cheaper way when S >= 2 and the rankers' prefixes differ.
 
     Parameters
     ----------
-    pos_slot, neg_slot : int64 arrays of shape (S, m) and (S, n)
+    pos_slot, neg_slot : int32 arrays of shape (S, m) and (S, n)
         The slot of each score's sorted entries.
+    run_of_pos_entry, run_of_neg_entry : int32 arrays of shape (S, m) and (S, n)
+        The run (global index) of each score's sorted entries.
     pos_end, neg_end : int64 arrays of shape (R,)
         Every score's runs (:func:`merged_runs`), score after score; the values
         index that score's sorted entries.
@@ -276,13 +290,15 @@ def gather_resample_areas(const long long[:, ::1] pos_slot, const long long[:, :
     """
     cdef Py_ssize_t n_scores = pos_slot.shape[0], n_resamples = in_prefix_pos.shape[0]
     cdef Py_ssize_t b, s, i, j, run, first
-    cdef long long fp
+    cdef double area
     cdef bint exhausted, full, was_full = False
     if neg_slot.shape[0] != n_scores or run_start.shape[0] != n_scores + 1 \
             or prefix_runs.shape[0] != n_scores:
         raise ValueError("slots and runs disagree on the number of score vectors")
-    if pos_slot.shape[1] != m or neg_slot.shape[1] != n:
-        raise ValueError("every slot of each class is needed")
+    if pos_slot.shape[1] != m or neg_slot.shape[1] != n \
+            or run_of_pos_entry.shape[0] != n_scores or run_of_neg_entry.shape[0] != n_scores \
+            or run_of_pos_entry.shape[1] != m or run_of_neg_entry.shape[1] != n:
+        raise ValueError("every slot and entry of each class is needed")
     if pos_end.shape[0] != neg_end.shape[0] or run_start[0] != 0 \
             or run_start[n_scores] != pos_end.shape[0]:
         raise ValueError("runs and scores disagree")
@@ -293,8 +309,8 @@ def gather_resample_areas(const long long[:, ::1] pos_slot, const long long[:, :
             raise ValueError("each score's runs must cover its sorted entries")
     if not (0 < k_pos <= m and 0 < k_neg <= n):
         raise ValueError("prefix sizes must be in [1, class size]")
-    if m >= 2 ** 32 or n >= 2 ** 32:
-        raise ValueError("a class of 2**32 rows or more is beyond the bootstrap's draws")
+    if m >= 2 ** 31 or n >= 2 ** 31:
+        raise ValueError("a class of 2**31 rows or more is beyond the gathering kernel")
     if in_prefix_neg.shape[0] != n_resamples:
         raise ValueError("in_prefix_pos and in_prefix_neg differ in length")
     for b in range(n_resamples):
@@ -313,7 +329,6 @@ def gather_resample_areas(const long long[:, ::1] pos_slot, const long long[:, :
     cdef int[::1] slot_neg = np.zeros(n, dtype=np.intc)
     cdef int[::1] run_pos = np.zeros(pos_end.shape[0], dtype=np.intc)
     cdef int[::1] run_neg = np.zeros(pos_end.shape[0], dtype=np.intc)
-    cdef double fp_stop = hi * n
     cdef Xoshiro gen
     gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
     gen.spare = state[4]
@@ -326,25 +341,29 @@ def gather_resample_areas(const long long[:, ::1] pos_slot, const long long[:, :
             count_draws(&gen, 0, k_neg, in_prefix_neg[b], slot_neg)
             full = False
             for s in range(n_scores):
+                # the prefix's runs hold drawn rows only: gather them and walk
                 first = run_start[s]
-                i = 0
-                j = 0
-                fp = 0
-                # the prefix's runs hold drawn rows only; past them, the rest must be drawn
-                run = fill_runs(pos_slot[s], neg_slot[s], slot_pos, slot_neg, pos_end, neg_end,
-                                first, first + prefix_runs[s], &i, &j, &fp, fp_stop,
-                                run_pos, run_neg)
-                if fp < fp_stop:
+                run = first + prefix_runs[s]
+                i = pos_end[run - 1] if run > first else 0
+                j = neg_end[run - 1] if run > first else 0
+                zero_runs(run_pos, run_neg, first, run)
+                gather_entries(run_of_pos_entry[s], pos_slot[s], slot_pos, 0, i, run_pos)
+                gather_entries(run_of_neg_entry[s], neg_slot[s], slot_neg, 0, j, run_neg)
+                area = run_walk(run_pos, run_neg, first, run, <double>m, <double>n,
+                                lo, hi, floor, no_grid, no_heights, &exhausted)
+                if exhausted:
+                    # past the prefix: the rest must be drawn (as resample_areas: the rest
+                    # of each class, positives first), then every entry counts
                     if not full:
-                        # as resample_areas: the rest of each class, positives first
                         count_draws(&gen, k_pos, m - k_pos, m - in_prefix_pos[b], slot_pos)
                         count_draws(&gen, k_neg, n - k_neg, n - in_prefix_neg[b], slot_neg)
                         full = True
-                    run = fill_runs(pos_slot[s], neg_slot[s], slot_pos, slot_neg, pos_end,
-                                    neg_end, run, run_start[s + 1], &i, &j, &fp, fp_stop,
-                                    run_pos, run_neg)
-                areas_v[b, s] = run_walk(run_pos, run_neg, first, run, <double>m, <double>n,
-                                         lo, hi, floor, no_grid, no_heights, &exhausted)
+                    zero_runs(run_pos, run_neg, run, run_start[s + 1])
+                    gather_entries(run_of_pos_entry[s], pos_slot[s], slot_pos, i, m, run_pos)
+                    gather_entries(run_of_neg_entry[s], neg_slot[s], slot_neg, j, n, run_neg)
+                    area = run_walk(run_pos, run_neg, first, run_start[s + 1], <double>m,
+                                    <double>n, lo, hi, floor, no_grid, no_heights, &exhausted)
+                areas_v[b, s] = area
             was_full = full
     return areas
 

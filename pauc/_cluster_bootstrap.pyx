@@ -150,8 +150,7 @@ def group_areas(const double[:, ::1] pos, const long long[:, ::1] pos_group,
     return (areas, heights) if grid is not None else areas
 
 
-def cluster_resample_areas(const long long[:, ::1] pos_group,
-                           const long long[:, ::1] neg_group,
+def cluster_resample_areas(const int[:, ::1] pos_group, const int[:, ::1] neg_group,
                            const long long[::1] pos_end, const long long[::1] neg_end,
                            const long long[::1] run_start,
                            const long long[::1] group_pos, const long long[::1] group_neg,
@@ -169,7 +168,9 @@ def cluster_resample_areas(const long long[:, ::1] pos_group,
 
     Parameters
     ----------
-    pos_group, neg_group, group_pos, group_neg
+    pos_group, neg_group : int32 arrays of shape (S, m) and (S, n)
+        The group of each sorted entry (int32: the walks stream through them).
+    group_pos, group_neg
         As in :func:`group_areas`.
     pos_end, neg_end : int64 arrays of shape (R,)
         The runs of every score's merged order (:func:`pauc._bootstrap.merged_runs`),

@@ -197,7 +197,8 @@ def test_gathering_kernel_equals_scattering_kernel(n, k, seed, levels, window, f
         # force a few resamples out of the prefix: too few draws land in it
         in_neg[:5] = np.minimum(in_neg[:5], int(hi * boot.n * 0.5))
     gathered = _bootstrap.gather_resample_areas(
-        boot.pos_slot, boot.neg_slot, boot.pos_end, boot.neg_end, boot.run_start,
+        boot.pos_slot32, boot.neg_slot32, boot.run_of_pos_entry, boot.run_of_neg_entry,
+        boot.pos_end, boot.neg_end, boot.run_start,
         boot.prefix_runs, boot.m, boot.n, boot.k_pos, boot.k_neg, in_pos, in_neg,
         state.copy(), lo, hi, floor)
     scattered, _, n_done = _bootstrap.resample_areas(*boot._kernel_inputs(), in_pos, in_neg,
