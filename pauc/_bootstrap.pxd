@@ -65,9 +65,9 @@ cdef double run_walk(const int[::1] run_pos, const int[::1] run_neg,
                      const double[::1] grid, double[::1] grid_tpr,
                      bint* exhausted) noexcept nogil
 
-cdef Py_ssize_t fill_runs(const int[::1] pos_key, const int[::1] neg_key,
-                          const int[::1] c_pos, const int[::1] c_neg,
-                          const long long[::1] pos_end, const long long[::1] neg_end,
-                          Py_ssize_t run, Py_ssize_t stop_run, Py_ssize_t* i, Py_ssize_t* j,
-                          long long* fp, double fp_stop, int[::1] run_pos,
-                          int[::1] run_neg) noexcept nogil
+cdef void gather_entries(const int[::1] run_of_entry, const int[::1] key,
+                         const int[::1] counts, Py_ssize_t start, Py_ssize_t stop,
+                         int[::1] run_counts) noexcept nogil
+
+cdef void zero_runs(int[::1] run_pos, int[::1] run_neg, Py_ssize_t start,
+                    Py_ssize_t stop) noexcept nogil

@@ -192,45 +192,6 @@ cdef double run_walk(const int[::1] run_pos, const int[::1] run_neg,
     return twice_area / (2.0 * m * n) - floor * (width / n) + acc
 
 
-cdef Py_ssize_t fill_runs(const int[::1] pos_key, const int[::1] neg_key,
-                          const int[::1] c_pos, const int[::1] c_neg,
-                          const long long[::1] pos_end, const long long[::1] neg_end,
-                          Py_ssize_t run, Py_ssize_t stop_run, Py_ssize_t* i, Py_ssize_t* j,
-                          long long* fp, double fp_stop, int[::1] run_pos,
-                          int[::1] run_neg) noexcept nogil:
-    """Gather the multiplicities of one score's sorted entries into its runs.
-
-    From ``run`` on (global indices into ``pos_end`` / ``neg_end``, whose values
-    index the score's sorted entries, the next being ``i[0]`` / ``j[0]``), each
-    run's count is the sum of ``c_*[key[entry]]`` over its entries; stops after
-    the run that brings the negatives ``fp[0]`` to ``fp_stop``, or at
-    ``stop_run``.  Returns the run after the last one filled.
-    """
-    # local copies: the compiler keeps them in registers (the pointers could alias
-    # the stores into the run tables)
-    cdef Py_ssize_t a = i[0], b = j[0], end
-    cdef long long dp, dn, negatives = fp[0]
-    while run < stop_run:
-        dp = 0
-        dn = 0
-        end = pos_end[run]
-        while a < end:
-            dp += c_pos[pos_key[a]]
-            a += 1
-        end = neg_end[run]
-        while b < end:
-            dn += c_neg[neg_key[b]]
-            b += 1
-        run_pos[run] = <int>dp
-        run_neg[run] = <int>dn
-        negatives += dn
-        run += 1
-        if negatives >= fp_stop:
-            break
-    i[0], j[0], fp[0] = a, b, negatives
-    return run
-
-
 cdef void count_draws(Xoshiro* g, Py_ssize_t start, Py_ssize_t size, Py_ssize_t n_draws,
                       int[::1] slot_counts) noexcept nogil:
     """Add ``n_draws`` uniform draws over the slots ``[start, start + size)``."""

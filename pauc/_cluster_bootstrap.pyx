@@ -33,7 +33,7 @@ from libc.string cimport memset
 
 import numpy as np
 
-from ._bootstrap cimport Xoshiro, bounded_uint32, fill_runs, run_walk, walk
+from ._bootstrap cimport Xoshiro, bounded_uint32, gather_entries, run_walk, walk, zero_runs
 
 
 cdef void draw_groups(Xoshiro* gen, const long long[::1] stratum_groups,
@@ -151,8 +151,10 @@ def group_areas(const double[:, ::1] pos, const long long[:, ::1] pos_group,
 
 
 def cluster_resample_areas(const int[:, ::1] pos_group, const int[:, ::1] neg_group,
+                           const int[:, ::1] run_of_pos_entry,
+                           const int[:, ::1] run_of_neg_entry,
                            const long long[::1] pos_end, const long long[::1] neg_end,
-                           const long long[::1] run_start,
+                           const long long[::1] run_start, const long long[::1] prefix_runs,
                            const long long[::1] group_pos, const long long[::1] group_neg,
                            const long long[::1] stratum_groups,
                            const long long[::1] stratum_start, Py_ssize_t n_resamples,
@@ -178,6 +180,11 @@ def cluster_resample_areas(const int[:, ::1] pos_group, const int[:, ::1] neg_gr
         that score's sorted entries) not yet consumed.
     run_start : int64 array of shape (S + 1,)
         Score ``s`` owns the runs ``run_start[s] <= r < run_start[s + 1]``.
+    prefix_runs : int64 array of shape (S,)
+        How many of its first runs a resample's walk is expected to need (any
+        number >= 1: past them the walk redoes itself over every run, exactly).
+    run_of_pos_entry, run_of_neg_entry : int32 arrays of shape (S, m) and (S, n)
+        The run (global index) of each score's sorted entries.
     stratum_groups : int64 array of shape (G,)
         The groups, stratum after stratum.
     stratum_start : int64 array of shape (K + 1,)
@@ -204,6 +211,14 @@ def cluster_resample_areas(const int[:, ::1] pos_group, const int[:, ::1] neg_gr
     if run_start.shape[0] != n_scores + 1 or run_start[0] != 0 \
             or run_start[n_scores] != pos_end.shape[0] or neg_end.shape[0] != pos_end.shape[0]:
         raise ValueError("runs and scores disagree")
+    if prefix_runs.shape[0] != n_scores or run_of_pos_entry.shape[0] != n_scores \
+            or run_of_neg_entry.shape[0] != n_scores \
+            or run_of_pos_entry.shape[1] != pos_group.shape[1] \
+            or run_of_neg_entry.shape[1] != neg_group.shape[1]:
+        raise ValueError("prefix runs and run tables: one row per score, one entry per row")
+    for s in range(n_scores):
+        if not 1 <= prefix_runs[s] <= run_start[s + 1] - run_start[s]:
+            raise ValueError("prefix_runs must lie in [1, runs of the score]")
     for s in range(n_scores):
         if run_start[s + 1] <= run_start[s] \
                 or pos_end[run_start[s + 1] - 1] != pos_group.shape[1] \
@@ -229,8 +244,7 @@ def cluster_resample_areas(const int[:, ::1] pos_group, const int[:, ::1] neg_gr
     cdef int[::1] counts = np.zeros(n_groups, dtype=np.intc)
     cdef int[::1] run_pos = np.zeros(pos_end.shape[0], dtype=np.intc)
     cdef int[::1] run_neg = np.zeros(pos_end.shape[0], dtype=np.intc)
-    cdef long long fp
-    cdef double fp_stop
+    cdef double area
     cdef bint exhausted
     cdef bint record = counts_out is not None
     if record and (counts_out.shape[0] != n_resamples or counts_out.shape[1] != n_groups):
@@ -246,19 +260,29 @@ def cluster_resample_areas(const int[:, ::1] pos_group, const int[:, ::1] neg_gr
                         &tp_total, &fp_total)
             if record and n_groups:
                 counts_out[b, :] = counts
-            fp_stop = hi * fp_total
             for s in range(n_scores):
-                # the runs' resampled counts, from the top until FPR hi is reached
+                # the runs' resampled counts over the score's prefix (one branch-free
+                # pass), the walk; past the prefix (rare) every entry, the walk again
                 first = run_start[s]
-                i = 0
-                j = 0
-                fp = 0
-                stop = fill_runs(pos_group[s], neg_group[s], counts, counts, pos_end, neg_end,
-                                 first, run_start[s + 1], &i, &j, &fp, fp_stop, run_pos,
-                                 run_neg)
-                areas_v[b, s] = run_walk(run_pos, run_neg, first, stop, <double>tp_total,
-                                         <double>fp_total, lo, hi, floor, grid_v,
-                                         heights_v[b], &exhausted)
+                stop = first + prefix_runs[s]
+                i = pos_end[stop - 1]
+                j = neg_end[stop - 1]
+                zero_runs(run_pos, run_neg, first, stop)
+                gather_entries(run_of_pos_entry[s], pos_group[s], counts, 0, i, run_pos)
+                gather_entries(run_of_neg_entry[s], neg_group[s], counts, 0, j, run_neg)
+                area = run_walk(run_pos, run_neg, first, stop, <double>tp_total,
+                                <double>fp_total, lo, hi, floor, grid_v, heights_v[b],
+                                &exhausted)
+                if exhausted:
+                    zero_runs(run_pos, run_neg, stop, run_start[s + 1])
+                    gather_entries(run_of_pos_entry[s], pos_group[s], counts, i,
+                                   pos_group.shape[1], run_pos)
+                    gather_entries(run_of_neg_entry[s], neg_group[s], counts, j,
+                                   neg_group.shape[1], run_neg)
+                    area = run_walk(run_pos, run_neg, first, run_start[s + 1],
+                                    <double>tp_total, <double>fp_total, lo, hi, floor, grid_v,
+                                    heights_v[b], &exhausted)
+                areas_v[b, s] = area
     return (areas, heights) if grid is not None else areas
 
 

@@ -25,6 +25,8 @@ References
    the Royal Statistical Society B 69(3), 2007.
 """
 
+import math
+
 import numpy as np
 from joblib import Parallel, delayed
 
@@ -32,6 +34,12 @@ from . import _bootstrap, _cluster_bootstrap
 from ._resampling import StratifiedBootstrap, _descending, blocks, kernel_state
 
 STRATA = ("positives only", "negatives only", "both")
+
+
+def _run_of_entry(ends, first):
+    """The run (global index) of each sorted entry, from the runs' ends (int32)."""
+    lengths = np.diff(np.concatenate(([0], ends)))
+    return np.repeat(np.arange(first, first + ends.shape[0], dtype=np.intc), lengths)
 
 
 def check_groups(groups, n_samples):
@@ -105,9 +113,13 @@ class ClusterBootstrap:
         self.pos_end = np.concatenate([r[0] for r in runs])
         self.neg_end = np.concatenate([r[1] for r in runs])
         self.run_start = np.cumsum([0] + [r[0].shape[0] for r in runs]).astype(np.int64)
-        # the resamples' walks stream through the groups: int32, half the traffic
+        # the resamples' walks stream through the groups and their runs (int32)
         self.pos_group32 = self.pos_group.astype(np.intc)
         self.neg_group32 = self.neg_group.astype(np.intc)
+        self.run_of_pos_entry = np.stack([
+            _run_of_entry(ends, first) for (ends, _, _), first in zip(runs, self.run_start)])
+        self.run_of_neg_entry = np.stack([
+            _run_of_entry(ends, first) for (_, ends, _), first in zip(runs, self.run_start)])
 
     @staticmethod
     def _sorted(scores, in_class, group_index):
@@ -132,10 +144,25 @@ class ClusterBootstrap:
         return self.weighted(np.ones(self.group_pos.shape[0], dtype=np.intc), fpr_lo, fpr_hi,
                              tpr_floor, grid)
 
+    def _prefix_runs(self, fpr_hi):
+        """Per score, the runs a resample's walk to FPR ``fpr_hi`` is expected to need:
+        down to the ``k``-th negative, ``k`` a generous margin above ``fpr_hi n`` (a
+        resample of clusters spreads more than one of rows; a walk needing more
+        redoes itself over every run, so the margin changes the cost only)."""
+        target = fpr_hi * self.n
+        k = math.ceil(1.2 * target + 6.0 * math.sqrt(target) + 10.0)
+        prefix = []
+        for s in range(self.pos.shape[0]):
+            ends = self.neg_end[self.run_start[s]:self.run_start[s + 1]]
+            prefix.append(ends.shape[0] if k >= self.n
+                          else int(np.searchsorted(ends, k, side="left")) + 1)
+        return np.array(prefix, dtype=np.int64)
+
     def _block(self, seed, size, fpr_lo, fpr_hi, tpr_floor, grid, counts_out=None):
         state = kernel_state(np.random.Generator(np.random.PCG64(seed)))
         return _cluster_bootstrap.cluster_resample_areas(
-            self.pos_group32, self.neg_group32, self.pos_end, self.neg_end, self.run_start,
+            self.pos_group32, self.neg_group32, self.run_of_pos_entry, self.run_of_neg_entry,
+            self.pos_end, self.neg_end, self.run_start, self._prefix_runs(fpr_hi),
             self.group_pos, self.group_neg, self.stratum_groups, self.stratum_start, size, state,
             fpr_lo, fpr_hi, tpr_floor, grid, counts_out)
 

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from scipy.integrate import quad
 from scipy.stats import norm
 
+from pauc import _cluster_bootstrap
 from pauc._clusters import ClusterBootstrap, check_groups
 from pauc._delong import delong_covariance, placement_values
 from pauc._obuchowski import clustered_delong_covariance
-from pauc._resampling import StratifiedBootstrap
+from pauc._resampling import StratifiedBootstrap, kernel_state
 from pauc.metrics import (compare_rankers, partial_auc, partial_auc_ci, roc_auc_ci,
                           roc_confidence_band, tpr_at_fpr, tpr_at_fpr_ci,
                           two_way_partial_auc_ci)
@@ -319,3 +320,33 @@ def test_chance_test_with_groups():
     boot = partial_auc_ci(y, s, fpr_range=(0, 0.3), groups=g, n_resamples=300,
                           random_state=0)
     assert boot.pvalue_chance == _percentile_pvalue(boot.resamples, boot.chance)
+
+
+@settings(max_examples=100, deadline=None)
+@given(clustered_scores(max_size=60), st.integers(0, 2 ** 32 - 1),
+       st.sampled_from([(0.0, 0.2), (0.1, 0.5), (0.0, 1.0)]))
+def test_cluster_walk_past_its_prefix_is_exact(data, seed, window):
+    """A walk that runs out of the runs it was given (here one per score) redoes
+    itself over every run: the same areas and heights as with every run given."""
+    y, scores, groups = data
+    lo, hi = window
+    boot = ClusterBootstrap(y, scores, check_groups(groups, y.size))
+    state = kernel_state(np.random.Generator(np.random.PCG64(seed)))
+    everything = np.diff(boot.run_start)
+    one = np.ones_like(everything)
+    results = []
+    for prefix in (everything, one):
+        results.append(_cluster_bootstrap.cluster_resample_areas(
+            boot.pos_group32, boot.neg_group32, boot.run_of_pos_entry, boot.run_of_neg_entry,
+            boot.pos_end, boot.neg_end, boot.run_start, prefix, boot.group_pos, boot.group_neg,
+            boot.stratum_groups, boot.stratum_start, 5, state.copy(), lo, hi, 0.0))
+    assert np.array_equal(results[0], results[1])
+    one_score = ClusterBootstrap(y, scores[:1], check_groups(groups, y.size))
+    grid = np.linspace(lo, hi, 6)
+    heights = [_cluster_bootstrap.cluster_resample_areas(
+        one_score.pos_group32, one_score.neg_group32, one_score.run_of_pos_entry,
+        one_score.run_of_neg_entry, one_score.pos_end, one_score.neg_end, one_score.run_start,
+        prefix, one_score.group_pos, one_score.group_neg, one_score.stratum_groups,
+        one_score.stratum_start, 5, state.copy(), lo, hi, 0.0, grid)[1]
+        for prefix in (np.diff(one_score.run_start), np.ones(1, dtype=np.int64))]
+    assert np.array_equal(heights[0], heights[1])
