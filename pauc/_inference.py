@@ -6,9 +6,11 @@ Public through :mod:`pauc.metrics`:
   the stratified bootstrap's;
 * :func:`partial_auc_ci`, :func:`two_way_partial_auc_ci` -- the stratified
   bootstrap's percentile interval (one sort, then O(window) per resample);
-* :func:`compare_rankers` -- the difference of two rankers on the same rows:
-  DeLong's paired z test for the AUC, the paired stratified bootstrap (the
-  same resamples for both scores) for either metric;
+* :func:`compare_two_rankers` -- the difference of two rankers on the same
+  rows: DeLong's paired z test for the AUC, the paired stratified bootstrap
+  (the same resamples for both scores) for either metric (public as
+  :func:`pauc.metrics.compare_rankers`, with the many-ranker form of
+  :mod:`pauc._many_rankers`);
 * :func:`roc_confidence_band` -- a pointwise bootstrap band of the ROC curve
   over the FPR window.
 
@@ -30,7 +32,6 @@ from scipy.special import ndtr, ndtri
 from ._clusters import bootstrap_of, check_groups
 from ._delong import delong_variance
 from ._obuchowski import auc_covariance
-from ._p_adjust import check_p_adjust
 from ._validation import (check_binary_scores, check_fpr_range, check_int, check_rate,
                           empirical_indices)
 
@@ -541,102 +542,12 @@ def two_way_partial_auc_ci(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normali
                                confidence_level, n_resamples, random_state, n_jobs, group_index)
 
 
-def compare_rankers(y_true, score_a, score_b=None, *, metric="roc_auc", fpr_range=None,
-                    normalize="range", method=None, confidence_level=0.95, n_resamples=2000,
-                    random_state=None, n_jobs=None, pos_label=None, reference=None,
-                    p_adjust="holm", groups=None):
-    """Is ranker A's AUC (or partial AUC) different from ranker B's on the same rows?
-
-    A paired comparison: both score vectors rank the same labelled rows, so
-    their metrics are correlated and the difference's variance accounts for it.
-    ``compare_rankers(y, score_a, score_b)`` compares two rankers;
-    ``compare_rankers(y, {"A": a, "B": b, "C": c})`` (or a list of score
-    vectors) compares every pair, or each ranker against ``reference``, on one
-    shared set of resamples (one covariance matrix for DeLong), with the
-    p-values adjusted for the family of tests (:func:`pauc._many_rankers.compare_many_rankers`).
-
-    * ``method="delong"`` (``metric="roc_auc"`` only; its default): DeLong's
-      covariance of the two AUCs from their placement values ([1]_, eq. (5);
-      fast algorithm of [2]_) and the z test ``(θ_A − θ_B) / sqrt(var_A + var_B
-      − 2 cov)``, as pROC's ``roc.test(method = "delong", paired = TRUE)`` [3]_;
-      the interval is ``difference ± z σ``.
-    * ``method="bootstrap"`` (the default for ``metric="partial_auc"``): the
-      paired stratified bootstrap, the **same** resamples (multiplicity
-      vectors) for both scores; ``statistic = difference / sd(resampled
-      differences)`` with a normal p-value (pROC's bootstrap ``roc.test``),
-      the interval the percentile interval of the resampled differences [4]_.
-
-    Parameters
-    ----------
-    y_true : array of shape (n_samples,)
-    score_a : array of shape (n_samples,), or several score vectors
-        Ranker A's scores; or, without ``score_b``, k >= 2 rankers' scores: a
-        dict ``{name: scores}``, a list or tuple of score vectors (named 0, 1,
-        ...), or a 2-D array with one column per ranker.
-    score_b : array of shape (n_samples,), default=None
-        Ranker B's scores (two rankers); None when ``score_a`` holds them all.
-    metric : {"roc_auc", "partial_auc"}, default="roc_auc"
-    fpr_range : (float, float), default=None
-        The window of ``metric="partial_auc"`` (None: (0, 0.1)); refused with
-        ``metric="roc_auc"``.
-    normalize : {"range", "mcclish", "none"}, default="range"
-        Of the partial AUC.
-    method : {"delong", "bootstrap"}, default=None
-        None: "delong" for the AUC, "bootstrap" for the partial AUC.
-    confidence_level, n_resamples, random_state, n_jobs, pos_label
-        As in :func:`partial_auc_ci`.
-    reference : name of one ranker, default=None
-        Several rankers only: compare each other ranker with this one (k − 1
-        tests) instead of every pair (k (k − 1) / 2 tests).
-    p_adjust : {"holm", "bh"} or None, default="holm"
-        Several rankers only: Holm's adjustment (family-wise error rate [5]_),
-        Benjamini-Hochberg's (false discovery rate [6]_), or none.  Two rankers
-        make a family of one test, whose adjusted p-value is its p-value.
-    groups : array of shape (n_samples,), default=None
-        Cluster labels: the cluster bootstrap (whole groups resampled, strata
-        by the groups' class composition, :mod:`pauc._clusters`), or with
-        ``method="delong"`` Obuchowski's clustered covariance [7]_.
-
-    Returns
-    -------
-    RankerComparison, or RankerComparisons for several rankers
-        ``difference`` (A − B), ``low``, ``high``, ``statistic``, ``pvalue``, ...;
-        for several rankers one such row per pair, with ``pvalue_adjusted``,
-        printed as a table.
-
-    References
-    ----------
-    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. "Comparing the
-       Areas under Two or More Correlated Receiver Operating Characteristic
-       Curves: A Nonparametric Approach." Biometrics 44(3), 1988.
-    .. [2] Sun, X. and Xu, W. "Fast Implementation of DeLong's Algorithm for
-       Comparing the Areas Under Correlated Receiver Operating Characteristic
-       Curves." IEEE Signal Processing Letters 21(11), 2014.
-    .. [3] Robin, X., Turck, N., Hainard, A., Tiberti, N., Lisacek, F., Sanchez,
-       J.-C. and Müller, M. "pROC: an open-source package for R and S+ to analyze
-       and compare ROC curves." BMC Bioinformatics 12:77, 2011.
-    .. [4] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
-       Chapman & Hall, 1993.
-    .. [5] Holm, S. "A Simple Sequentially Rejective Multiple Test Procedure."
-       Scandinavian Journal of Statistics 6(2), 1979.
-    .. [6] Benjamini, Y. and Hochberg, Y. "Controlling the False Discovery Rate:
-       A Practical and Powerful Approach to Multiple Testing." Journal of the
-       Royal Statistical Society B 57(1), 1995.
-    .. [7] Obuchowski, N. A. "Nonparametric analysis of clustered ROC curve
-       data." Biometrics 53(2), 1997.
-    """
-    if score_b is None:
-        # several rankers: the module builds on this one's checks and pairwise tests
-        from ._many_rankers import compare_many_rankers
-        return compare_many_rankers(
-            y_true, score_a, metric=metric, fpr_range=fpr_range, normalize=normalize,
-            method=method, confidence_level=confidence_level, n_resamples=n_resamples,
-            random_state=random_state, n_jobs=n_jobs, pos_label=pos_label,
-            reference=reference, p_adjust=p_adjust, groups=groups)
-    if reference is not None:
-        raise ValueError("reference= names one of several rankers: pass the scores as a dict "
-                         "or list in score_a, without score_b")
-    check_p_adjust(p_adjust)       # a family of one test: its p-value is the adjusted one
+def compare_two_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=None,
+                        normalize="range", method=None, confidence_level=0.95,
+                        n_resamples=2000, random_state=None, n_jobs=None, pos_label=None,
+                        groups=None):
+    """Two rankers on the same rows: :func:`pauc.metrics.compare_rankers` with
+    ``score_b`` (documented there, :mod:`pauc._many_rankers`)."""
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
     method, alpha, beta = _comparison_settings(metric, method, fpr_range, normalize)
     is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label,

@@ -1,4 +1,8 @@
-"""Many rankers at once: every pair (or each against a reference) on one set of resamples.
+"""Comparing rankers on the same rows: two (:mod:`pauc._inference`), or many at once.
+
+:func:`compare_rankers` (public through :mod:`pauc.metrics`) compares two
+score vectors, or k of them: every pair (or each against a reference) on one
+set of resamples.
 
 k score vectors ranking the same labelled rows are compared pairwise from
 **one** joint estimate of their sampling distribution, so the pairs' tests
@@ -39,7 +43,8 @@ from itertools import combinations
 import numpy as np
 
 from ._clusters import bootstrap_of, check_groups
-from ._inference import (_check_bootstrap_classes, _check_common, _check_window, _comparison_scale,
+from ._inference import (_check_bootstrap_classes, _check_common, _check_window,
+                         compare_two_rankers, _comparison_scale,
                          _comparison_settings, bootstrap_comparison, delong_comparison)
 from ._obuchowski import auc_covariance
 from ._p_adjust import adjust_pvalues, check_p_adjust
@@ -160,14 +165,115 @@ def compared_pairs(names, reference):
     return [(i, ref) for i in range(len(names)) if i != ref]
 
 
+def compare_rankers(y_true, score_a, score_b=None, *, metric="roc_auc", fpr_range=None,
+                    normalize="range", method=None, confidence_level=0.95, n_resamples=2000,
+                    random_state=None, n_jobs=None, pos_label=None, reference=None,
+                    p_adjust="holm", groups=None):
+    """Is ranker A's AUC (or partial AUC) different from ranker B's on the same rows?
+
+    A paired comparison: both score vectors rank the same labelled rows, so
+    their metrics are correlated and the difference's variance accounts for it.
+    ``compare_rankers(y, score_a, score_b)`` compares two rankers;
+    ``compare_rankers(y, {"A": a, "B": b, "C": c})`` (or a list of score
+    vectors) compares every pair, or each ranker against ``reference``, on one
+    shared set of resamples (one covariance matrix for DeLong), with the
+    p-values adjusted for the family of tests (:func:`compare_many_rankers`).
+
+    * ``method="delong"`` (``metric="roc_auc"`` only; its default): DeLong's
+      covariance of the two AUCs from their placement values ([1]_, eq. (5);
+      fast algorithm of [2]_) and the z test ``(θ_A − θ_B) / sqrt(var_A + var_B
+      − 2 cov)``, as pROC's ``roc.test(method = "delong", paired = TRUE)`` [3]_;
+      the interval is ``difference ± z σ``.
+    * ``method="bootstrap"`` (the default for ``metric="partial_auc"``): the
+      paired stratified bootstrap, the **same** resamples (multiplicity
+      vectors) for both scores; ``statistic = difference / sd(resampled
+      differences)`` with a normal p-value (pROC's bootstrap ``roc.test``),
+      the interval the percentile interval of the resampled differences [4]_.
+
+    Parameters
+    ----------
+    y_true : array of shape (n_samples,)
+    score_a : array of shape (n_samples,), or several score vectors
+        Ranker A's scores; or, without ``score_b``, k >= 2 rankers' scores: a
+        dict ``{name: scores}``, a list or tuple of score vectors (named 0, 1,
+        ...), or a 2-D array with one column per ranker.
+    score_b : array of shape (n_samples,), default=None
+        Ranker B's scores (two rankers); None when ``score_a`` holds them all.
+    metric : {"roc_auc", "partial_auc"}, default="roc_auc"
+    fpr_range : (float, float), default=None
+        The window of ``metric="partial_auc"`` (None: (0, 0.1)); refused with
+        ``metric="roc_auc"``.
+    normalize : {"range", "mcclish", "none"}, default="range"
+        Of the partial AUC.
+    method : {"delong", "bootstrap"}, default=None
+        None: "delong" for the AUC, "bootstrap" for the partial AUC.
+    confidence_level, n_resamples, random_state, n_jobs, pos_label
+        As in :func:`partial_auc_ci`.
+    reference : name of one ranker, default=None
+        Several rankers only: compare each other ranker with this one (k − 1
+        tests) instead of every pair (k (k − 1) / 2 tests).
+    p_adjust : {"holm", "bh"} or None, default="holm"
+        Several rankers only: Holm's adjustment (family-wise error rate [5]_),
+        Benjamini-Hochberg's (false discovery rate [6]_), or none.  Two rankers
+        make a family of one test, whose adjusted p-value is its p-value.
+    groups : array of shape (n_samples,), default=None
+        Cluster labels: the cluster bootstrap (whole groups resampled, strata
+        by the groups' class composition, :mod:`pauc._clusters`), or with
+        ``method="delong"`` Obuchowski's clustered covariance [7]_.
+
+    Returns
+    -------
+    RankerComparison, or RankerComparisons for several rankers
+        ``difference`` (A − B), ``low``, ``high``, ``statistic``, ``pvalue``, ...;
+        for several rankers one such row per pair, with ``pvalue_adjusted``,
+        printed as a table.
+
+    References
+    ----------
+    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. "Comparing the
+       Areas under Two or More Correlated Receiver Operating Characteristic
+       Curves: A Nonparametric Approach." Biometrics 44(3), 1988.
+    .. [2] Sun, X. and Xu, W. "Fast Implementation of DeLong's Algorithm for
+       Comparing the Areas Under Correlated Receiver Operating Characteristic
+       Curves." IEEE Signal Processing Letters 21(11), 2014.
+    .. [3] Robin, X., Turck, N., Hainard, A., Tiberti, N., Lisacek, F., Sanchez,
+       J.-C. and Müller, M. "pROC: an open-source package for R and S+ to analyze
+       and compare ROC curves." BMC Bioinformatics 12:77, 2011.
+    .. [4] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
+       Chapman & Hall, 1993.
+    .. [5] Holm, S. "A Simple Sequentially Rejective Multiple Test Procedure."
+       Scandinavian Journal of Statistics 6(2), 1979.
+    .. [6] Benjamini, Y. and Hochberg, Y. "Controlling the False Discovery Rate:
+       A Practical and Powerful Approach to Multiple Testing." Journal of the
+       Royal Statistical Society B 57(1), 1995.
+    .. [7] Obuchowski, N. A. "Nonparametric analysis of clustered ROC curve
+       data." Biometrics 53(2), 1997.
+    """
+    check_p_adjust(p_adjust)
+    if score_b is None:
+        return compare_many_rankers(
+            y_true, score_a, metric=metric, fpr_range=fpr_range, normalize=normalize,
+            method=method, confidence_level=confidence_level, n_resamples=n_resamples,
+            random_state=random_state, n_jobs=n_jobs, pos_label=pos_label,
+            reference=reference, p_adjust=p_adjust, groups=groups)
+    if reference is not None:
+        raise ValueError("reference= names one of several rankers: pass the scores as a dict "
+                         "or list in score_a, without score_b")
+    # a family of one test: its adjusted p-value is its p-value, whatever p_adjust
+    return compare_two_rankers(
+        y_true, score_a, score_b, metric=metric, fpr_range=fpr_range, normalize=normalize,
+        method=method, confidence_level=confidence_level, n_resamples=n_resamples,
+        random_state=random_state, n_jobs=n_jobs, pos_label=pos_label, groups=groups)
+
+
 def compare_many_rankers(y_true, scores, *, metric="roc_auc", fpr_range=None, normalize="range",
                          method=None, confidence_level=0.95, n_resamples=2000,
                          random_state=None, n_jobs=None, pos_label=None, reference=None,
                          p_adjust="holm", groups=None):
     """k >= 2 rankers compared pairwise on one set of resamples.
 
-    Called by :func:`pauc.metrics.compare_rankers` when ``score_b`` is None;
-    the parameters are documented there.
+    Called by :func:`compare_rankers` when ``score_b`` is None; the parameters
+    are documented there.
 
     Returns
     -------
