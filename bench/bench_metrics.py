@@ -13,9 +13,20 @@ with R's pROC installed (``Rscript``), the paired bootstrap
 ``compare_rankers`` against pROC's ``roc.test(method = "bootstrap")`` with
 the same number of resamples at ``--proc-n`` scores (10^5; report only).
 
+The rows beyond pROC (issue #36): ``compare_rankers`` on ``--rankers`` (10)
+score vectors, all 45 pairs of their partial AUCs on one set of 2,000 shared
+resamples at ``--many-n`` rows (10^5), against one ``partial_auc_ci`` of one
+of them (target <= 12); and the cluster bootstrap of ``partial_auc_ci`` at
+``--cluster-n`` rows (10^6) in ``--groups`` groups (10^5) against the row
+bootstrap of the same scores (target <= 3).  The rankers share a signal and a
+common noise, each adding its own (pairwise score correlation
+``--ranker-correlation``, 0.8: models fitted to the same data); the union of
+their windows' rows, which every resample must draw, grows as they disagree.
+
     python bench/bench_metrics.py                      # 10^7 scores, then inference
     python bench/bench_metrics.py --n 1e6              # smaller
     python bench/bench_metrics.py --only-inference --no-proc
+    python bench/bench_metrics.py --only-beyond-proc      # rankers and clusters only
 """
 
 import argparse
@@ -125,6 +136,43 @@ def inference_rows(args):
 
 
 
+def beyond_proc_rows(args):
+    """Many rankers on shared resamples, and the cluster bootstrap (same run)."""
+    window = (0.0, 0.1)
+    repeat = args.inference_repeat
+    print(f"\nbeyond pROC: window {window}, {args.resamples} resamples, n_jobs=1; best of "
+          f"{repeat}")
+    print(f"{'measure':<52} {'ratio':>8} {'target':>12}   (wall time)")
+    rng = np.random.default_rng(2)
+    n, k, rho = int(args.many_n), args.rankers, args.ranker_correlation
+    y = rng.random(n) < args.positives
+    common = rng.normal(size=n)
+    scores = {f"ranker {j}": y * (0.8 + 0.05 * j) + np.sqrt(rho) * common
+              + np.sqrt(1.0 - rho) * rng.normal(size=n) for j in range(k)}
+    ref, contender = interleaved_best_times([
+        lambda: partial_auc_ci(y, scores["ranker 0"], fpr_range=window,
+                               n_resamples=args.resamples, random_state=0, n_jobs=1),
+        lambda: compare_rankers(y, scores, metric="partial_auc", fpr_range=window,
+                                n_resamples=args.resamples, random_state=0, n_jobs=1)], repeat)
+    name = f"{k} rankers, {k * (k - 1) // 2} pairs / one partial_auc_ci"
+    print(f"{name:<52} {contender / ref:>8.1f} {_verdict(contender / ref, 12):>12}")
+    print(f"  (n = {n:,}; one interval {ref:.3f} s, all pairs {contender:.3f} s; score "
+          f"correlation {rho:g})")
+    n, n_groups = int(args.cluster_n), int(args.groups)
+    groups = rng.integers(0, n_groups, size=n)
+    y = rng.random(n) < args.positives
+    s = rng.normal(size=n) + y
+    ref, contender = interleaved_best_times([
+        lambda: partial_auc_ci(y, s, fpr_range=window, n_resamples=args.resamples,
+                               random_state=0, n_jobs=1),
+        lambda: partial_auc_ci(y, s, fpr_range=window, n_resamples=args.resamples,
+                               random_state=0, n_jobs=1, groups=groups)], repeat)
+    name = "cluster bootstrap / row bootstrap (partial_auc_ci)"
+    print(f"{name:<52} {contender / ref:>8.1f} {_verdict(contender / ref, 3):>12}")
+    print(f"  (n = {n:,} in {n_groups:,} groups; rows {ref:.3f} s, clusters "
+          f"{contender:.3f} s)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, default=1e7)
@@ -136,10 +184,20 @@ def main():
     parser.add_argument("--proc-n", type=float, default=1e5)
     parser.add_argument("--no-proc", action="store_true", help="skip the R pROC row")
     parser.add_argument("--only-inference", action="store_true")
+    parser.add_argument("--rankers", type=int, default=10)
+    parser.add_argument("--ranker-correlation", type=float, default=0.8)
+    parser.add_argument("--many-n", type=float, default=1e5)
+    parser.add_argument("--cluster-n", type=float, default=1e6)
+    parser.add_argument("--groups", type=float, default=1e5)
+    parser.add_argument("--only-beyond-proc", action="store_true")
     args = parser.parse_args()
+    if args.only_beyond_proc:
+        beyond_proc_rows(args)
+        return
     if not args.only_inference:
         metric_rows(args)
     inference_rows(args)
+    beyond_proc_rows(args)
 
 
 def metric_rows(args):

@@ -60,51 +60,8 @@ import numpy as np
 from ._ranking cimport clipped_area
 
 
-cdef struct Xoshiro:
-    uint64_t s0, s1, s2, s3
-    uint64_t spare            # the unused half of the last 64-bit output
-    bint has_spare
-
-
-cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
-    return (x << k) | (x >> (64 - k))
-
-
-cdef inline uint64_t xoshiro_next(Xoshiro* g) noexcept nogil:
-    """xoshiro256** (Blackman & Vigna 2021, Fig. 1): one 64-bit output."""
-    cdef uint64_t result = rotl(g.s1 * 5, 7) * 9
-    cdef uint64_t t = g.s1 << 17
-    g.s2 ^= g.s0
-    g.s3 ^= g.s1
-    g.s1 ^= g.s2
-    g.s0 ^= g.s3
-    g.s2 ^= t
-    g.s3 = rotl(g.s3, 45)
-    return result
-
-
-cdef inline uint32_t next_uint32(Xoshiro* g) noexcept nogil:
-    cdef uint64_t x
-    if g.has_spare:
-        g.has_spare = False
-        return <uint32_t>(g.spare >> 32)
-    x = xoshiro_next(g)
-    g.spare = x
-    g.has_spare = True
-    return <uint32_t>x
-
-
-cdef inline uint32_t bounded_uint32(Xoshiro* g, uint32_t size) noexcept nogil:
-    """Uniform integer in [0, size), without bias (Lemire 2019, Algorithm 5)."""
-    cdef uint64_t product = <uint64_t>next_uint32(g) * size
-    cdef uint32_t low = <uint32_t>product
-    cdef uint32_t threshold
-    if low < size:
-        threshold = (<uint32_t>0 - size) % size
-        while low < threshold:
-            product = <uint64_t>next_uint32(g) * size
-            low = <uint32_t>product
-    return <uint32_t>(product >> 32)
+# The generator (xoshiro256**, Lemire's bounded integers) is in _bootstrap.pxd, shared
+# with the cluster bootstrap's kernel.
 
 
 cdef void scatter_draws(Xoshiro* g, const int[:, ::1] run_of_slot, int[::1] run_counts,
@@ -233,6 +190,143 @@ cdef double run_walk(const int[::1] run_pos, const int[::1] run_neg,
         grid_tpr[g] = tp / m
         g += 1
     return twice_area / (2.0 * m * n) - floor * (width / n) + acc
+
+
+cdef void count_draws(Xoshiro* g, Py_ssize_t start, Py_ssize_t size, Py_ssize_t n_draws,
+                      int[::1] slot_counts) noexcept nogil:
+    """Add ``n_draws`` uniform draws over the slots ``[start, start + size)``."""
+    cdef Py_ssize_t d
+    cdef Xoshiro local = g[0]
+    for d in range(n_draws):
+        slot_counts[start + <Py_ssize_t>bounded_uint32(&local, <uint32_t>size)] += 1
+    g[0] = local
+
+
+cdef void gather_entries(const int[::1] run_of_entry, const int[::1] key,
+                         const int[::1] counts, Py_ssize_t start, Py_ssize_t stop,
+                         int[::1] run_counts) noexcept nogil:
+    """Add the count of each sorted entry ``start <= e < stop`` to its run: one
+    branch-free pass (the runs are short; a loop per run would mispredict)."""
+    cdef Py_ssize_t e
+    for e in range(start, stop):
+        run_counts[run_of_entry[e]] += counts[key[e]]
+
+
+def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot,
+                          const int[:, ::1] run_of_pos_entry,
+                          const int[:, ::1] run_of_neg_entry,
+                          const long long[::1] pos_end, const long long[::1] neg_end,
+                          const long long[::1] run_start, const long long[::1] prefix_runs,
+                          Py_ssize_t m, Py_ssize_t n, Py_ssize_t k_pos, Py_ssize_t k_neg,
+                          const long long[::1] in_prefix_pos,
+                          const long long[::1] in_prefix_neg, uint64_t[::1] state,
+                          double lo, double hi, double floor):
+    """Clipped ROC areas of a block of resamples of several score vectors, by gathering.
+
+    The same resamples and areas as :func:`resample_areas` on the complete
+    layout (the same draws in the same order from ``state``; the same runs and
+    integer walk), computed the other way round: each draw adds one to its
+    slot's count, then each score adds the counts of its own prefix's sorted
+    entries into their runs (one branch-free pass) and walks them.  With S
+    score vectors a draw so costs one increment instead of S (scattered into S
+    run tables), and a score reads only the entries of its own prefix: the
+    cheaper way when S >= 2 and the rankers' prefixes differ.
+
+    Parameters
+    ----------
+    pos_slot, neg_slot : int32 arrays of shape (S, m) and (S, n)
+        The slot of each score's sorted entries.
+    run_of_pos_entry, run_of_neg_entry : int32 arrays of shape (S, m) and (S, n)
+        The run (global index) of each score's sorted entries.
+    pos_end, neg_end : int64 arrays of shape (R,)
+        Every score's runs (:func:`merged_runs`), score after score; the values
+        index that score's sorted entries.
+    run_start, prefix_runs, m, n, k_pos, k_neg, in_prefix_pos, in_prefix_neg, state, lo, hi, floor
+        As in :func:`resample_areas` (``state`` is not updated: the block never
+        stops early).
+
+    Returns
+    -------
+    areas : float64 array of shape (B, S)
+    """
+    cdef Py_ssize_t n_scores = pos_slot.shape[0], n_resamples = in_prefix_pos.shape[0]
+    cdef Py_ssize_t b, s, i, j, run, first
+    cdef double area
+    cdef bint exhausted, full, was_full = False
+    if neg_slot.shape[0] != n_scores or run_start.shape[0] != n_scores + 1 \
+            or prefix_runs.shape[0] != n_scores:
+        raise ValueError("slots and runs disagree on the number of score vectors")
+    if pos_slot.shape[1] != m or neg_slot.shape[1] != n \
+            or run_of_pos_entry.shape[0] != n_scores or run_of_neg_entry.shape[0] != n_scores \
+            or run_of_pos_entry.shape[1] != m or run_of_neg_entry.shape[1] != n:
+        raise ValueError("every slot and entry of each class is needed")
+    if pos_end.shape[0] != neg_end.shape[0] or run_start[0] != 0 \
+            or run_start[n_scores] != pos_end.shape[0]:
+        raise ValueError("runs and scores disagree")
+    for s in range(n_scores):
+        if not (0 <= prefix_runs[s] <= run_start[s + 1] - run_start[s]) \
+                or run_start[s + 1] <= run_start[s] or pos_end[run_start[s + 1] - 1] != m \
+                or neg_end[run_start[s + 1] - 1] != n:
+            raise ValueError("each score's runs must cover its sorted entries")
+    if not (0 < k_pos <= m and 0 < k_neg <= n):
+        raise ValueError("prefix sizes must be in [1, class size]")
+    if m >= 2 ** 31 or n >= 2 ** 31:
+        raise ValueError("a class of 2**31 rows or more is beyond the gathering kernel")
+    if in_prefix_neg.shape[0] != n_resamples:
+        raise ValueError("in_prefix_pos and in_prefix_neg differ in length")
+    for b in range(n_resamples):
+        if not (0 <= in_prefix_pos[b] <= m and 0 <= in_prefix_neg[b] <= n) \
+                or (k_pos == m and in_prefix_pos[b] != m) \
+                or (k_neg == n and in_prefix_neg[b] != n):
+            raise ValueError("draws in the prefix must lie in [0, class size], all of them "
+                             "when the prefix is the whole class")
+    if state.shape[0] != 6 or (state[0] | state[1] | state[2] | state[3]) == 0:
+        raise ValueError("state must be 6 uint64 words, the first four not all zero")
+    areas = np.empty((n_resamples, n_scores), dtype=np.float64)
+    cdef double[:, ::1] areas_v = areas
+    cdef double[::1] no_grid = np.empty(0)
+    cdef double[::1] no_heights = np.empty(0)
+    cdef int[::1] slot_pos = np.zeros(m, dtype=np.intc)
+    cdef int[::1] slot_neg = np.zeros(n, dtype=np.intc)
+    cdef int[::1] run_pos = np.zeros(pos_end.shape[0], dtype=np.intc)
+    cdef int[::1] run_neg = np.zeros(pos_end.shape[0], dtype=np.intc)
+    cdef Xoshiro gen
+    gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
+    gen.spare = state[4]
+    gen.has_spare = state[5] != 0
+    with nogil:
+        for b in range(n_resamples):
+            memset(&slot_pos[0], 0, (m if was_full else k_pos) * sizeof(int))
+            memset(&slot_neg[0], 0, (n if was_full else k_neg) * sizeof(int))
+            count_draws(&gen, 0, k_pos, in_prefix_pos[b], slot_pos)
+            count_draws(&gen, 0, k_neg, in_prefix_neg[b], slot_neg)
+            full = False
+            for s in range(n_scores):
+                # the prefix's runs hold drawn rows only: gather them and walk
+                first = run_start[s]
+                run = first + prefix_runs[s]
+                i = pos_end[run - 1] if run > first else 0
+                j = neg_end[run - 1] if run > first else 0
+                zero_runs(run_pos, run_neg, first, run)
+                gather_entries(run_of_pos_entry[s], pos_slot[s], slot_pos, 0, i, run_pos)
+                gather_entries(run_of_neg_entry[s], neg_slot[s], slot_neg, 0, j, run_neg)
+                area = run_walk(run_pos, run_neg, first, run, <double>m, <double>n,
+                                lo, hi, floor, no_grid, no_heights, &exhausted)
+                if exhausted:
+                    # past the prefix: the rest must be drawn (as resample_areas: the rest
+                    # of each class, positives first), then every entry counts
+                    if not full:
+                        count_draws(&gen, k_pos, m - k_pos, m - in_prefix_pos[b], slot_pos)
+                        count_draws(&gen, k_neg, n - k_neg, n - in_prefix_neg[b], slot_neg)
+                        full = True
+                    zero_runs(run_pos, run_neg, run, run_start[s + 1])
+                    gather_entries(run_of_pos_entry[s], pos_slot[s], slot_pos, i, m, run_pos)
+                    gather_entries(run_of_neg_entry[s], neg_slot[s], slot_neg, j, n, run_neg)
+                    area = run_walk(run_pos, run_neg, first, run_start[s + 1], <double>m,
+                                    <double>n, lo, hi, floor, no_grid, no_heights, &exhausted)
+                areas_v[b, s] = area
+            was_full = full
+    return areas
 
 
 cdef void zero_runs(int[::1] run_pos, int[::1] run_neg, Py_ssize_t start,

@@ -6,9 +6,11 @@ Public through :mod:`pauc.metrics`:
   the stratified bootstrap's;
 * :func:`partial_auc_ci`, :func:`two_way_partial_auc_ci` -- the stratified
   bootstrap's percentile interval (one sort, then O(window) per resample);
-* :func:`compare_rankers` -- the difference of two rankers on the same rows:
-  DeLong's paired z test for the AUC, the paired stratified bootstrap (the
-  same resamples for both scores) for either metric;
+* :func:`compare_two_rankers` -- the difference of two rankers on the same
+  rows: DeLong's paired z test for the AUC, the paired stratified bootstrap
+  (the same resamples for both scores) for either metric (public as
+  :func:`pauc.metrics.compare_rankers`, with the many-ranker form of
+  :mod:`pauc._many_rankers`);
 * :func:`roc_confidence_band` -- a pointwise bootstrap band of the ROC curve
   over the FPR window.
 
@@ -27,8 +29,9 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ._delong import delong_covariance, delong_variance, placement_values
-from ._resampling import StratifiedBootstrap
+from ._clusters import bootstrap_of, check_groups
+from ._delong import delong_variance
+from ._obuchowski import auc_covariance
 from ._validation import (check_binary_scores, check_fpr_range, check_int, check_rate,
                           empirical_indices)
 
@@ -280,10 +283,10 @@ def _normal_test(difference, standard_error):
 # ---------------------------------------------------------------- the bootstrap core
 
 def _bootstrap_interval(is_pos, score, fpr_lo, fpr_hi, tpr_floor, scale, confidence_level,
-                        n_resamples, random_state, n_jobs):
-    """Estimate and percentile interval of ``scale(area)``: one sort, then the resamples;
-    the same resamples test the chance value."""
-    boot = StratifiedBootstrap(is_pos, [score], fpr_hi)
+                        n_resamples, random_state, n_jobs, group_index=None):
+    """Estimate and percentile interval of ``scale(area)``: one sort, then the resamples
+    (of rows by class, or of whole groups); the same resamples test the chance value."""
+    boot = bootstrap_of(is_pos, [score], fpr_hi, group_index)
     estimate = scale(boot.observed(fpr_lo, fpr_hi, tpr_floor)[0])
     areas = boot.resample(n_resamples, random_state, fpr_lo, fpr_hi, tpr_floor,
                           n_jobs=n_jobs)[:, 0]
@@ -302,7 +305,7 @@ def _check_common(confidence_level, n_resamples):
 # ---------------------------------------------------------------- public functions
 
 def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_resamples=2000,
-               random_state=None, n_jobs=None, pos_label=None):
+               random_state=None, n_jobs=None, pos_label=None, groups=None):
     """Confidence interval of the AUC: DeLong's, or the stratified bootstrap's.
 
     ``method="delong"``: the AUC's variance from the placement values
@@ -324,6 +327,12 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
         Bootstrap only: the same value gives the same interval, whatever ``n_jobs``.
     n_jobs : int, default=None
         Bootstrap only: threads running blocks of resamples.
+    groups : array of shape (n_samples,), default=None
+        Cluster labels (patients, accounts): rows of one group are resampled
+        together (the cluster bootstrap, strata by the groups' class
+        composition: positives only, negatives only, both); with
+        ``method="delong"``, Obuchowski's clustered variance [5]_.  None: the
+        rows are independent.
 
     Returns
     -------
@@ -371,16 +380,22 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
        and compare ROC curves." BMC Bioinformatics 12:77, 2011.
     .. [4] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
        Chapman & Hall, 1993.
+    .. [5] Obuchowski, N. A. "Nonparametric analysis of clustered ROC curve
+       data." Biometrics 53(2), 1997.
     """
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
     _check_choice(method, "method", ("delong", "bootstrap"))
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
+    group_index = check_groups(groups, is_pos.shape[0])
     if method == "bootstrap":
         _check_bootstrap_classes(is_pos)
         return _bootstrap_interval(is_pos, score, 0.0, 1.0, 0.0, lambda a: a, confidence_level,
-                                   n_resamples, random_state, n_jobs)
-    auc, variance = delong_variance(is_pos, score)
+                                   n_resamples, random_state, n_jobs, group_index)
+    if group_index is None:
+        auc, variance = delong_variance(is_pos, score)
+    else:
+        (auc,), ((variance,),) = auc_covariance(is_pos, [score], group_index)
     se = math.sqrt(variance)
     z = float(ndtri(0.5 * (1.0 + confidence_level)))
     _, pvalue = _normal_test(auc - 0.5, se)
@@ -390,7 +405,7 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
 
 def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
                    confidence_level=0.95, n_resamples=2000, method="percentile",
-                   random_state=None, n_jobs=None, pos_label=None):
+                   random_state=None, n_jobs=None, pos_label=None, groups=None):
     """Confidence interval of the partial AUC by the stratified bootstrap.
 
     Positives and negatives are resampled separately (the stratified bootstrap,
@@ -416,6 +431,11 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
         The same value gives the same interval, whatever ``n_jobs``.
     n_jobs : int, default=None
         Threads running blocks of resamples (the kernel releases the GIL).
+    groups : array of shape (n_samples,), default=None
+        Cluster labels (patients, accounts): rows of one group are resampled
+        together (the cluster bootstrap, strata by the groups' class
+        composition: positives only, negatives only, both; [5]_,
+        :mod:`pauc._clusters`).  None: the rows are independent.
 
     Returns
     -------
@@ -469,6 +489,8 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
        Decision Making 9(3), 1989.
     .. [4] Davison, A. C. and Hinkley, D. V. "Bootstrap Methods and their
        Application." Cambridge University Press, 1997.
+    .. [5] Field, C. A. and Welsh, A. H. "Bootstrapping clustered data." Journal
+       of the Royal Statistical Society B 69(3), 2007.
     """
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
     alpha, beta = check_fpr_range(fpr_range)
@@ -477,21 +499,22 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
     _check_bootstrap_classes(is_pos)
+    group_index = check_groups(groups, is_pos.shape[0])
     _check_window(is_pos, alpha, beta)
     return _bootstrap_interval(is_pos, score, alpha, beta, 0.0,
                                lambda a: normalized_area(a, alpha, beta, normalize),
-                               confidence_level, n_resamples, random_state, n_jobs)
+                               confidence_level, n_resamples, random_state, n_jobs, group_index)
 
 
 def two_way_partial_auc_ci(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normalize="range",
                            confidence_level=0.95, n_resamples=2000, random_state=None,
-                           n_jobs=None, pos_label=None):
+                           n_jobs=None, pos_label=None, groups=None):
     """Confidence interval of the two-way partial AUC by the stratified bootstrap.
 
     As :func:`partial_auc_ci`, for :func:`pauc.metrics.two_way_partial_auc`
-    (the region FPR <= ``max_fpr``, TPR >= ``min_tpr`` of Yang et al. [2]_).
-    ``chance`` is the diagonal's area over the region (0 when ``max_fpr <=
-    min_tpr``), tested as in :func:`partial_auc_ci`.
+    (the region FPR <= ``max_fpr``, TPR >= ``min_tpr`` of Yang et al. [2]_);
+    ``groups`` as there.  ``chance`` is the diagonal's area over the region (0
+    when ``max_fpr <= min_tpr``), tested as in :func:`partial_auc_ci`.
 
     Returns
     -------
@@ -512,66 +535,43 @@ def two_way_partial_auc_ci(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normali
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
     _check_bootstrap_classes(is_pos)
+    group_index = check_groups(groups, is_pos.shape[0])
     _check_window(is_pos, 0.0, max_fpr)
     width = max_fpr * (1.0 - min_tpr) if normalize == "range" else 1.0
     return _bootstrap_interval(is_pos, score, 0.0, max_fpr, min_tpr, lambda a: a / width,
-                               confidence_level, n_resamples, random_state, n_jobs)
+                               confidence_level, n_resamples, random_state, n_jobs, group_index)
 
 
-def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=None,
-                    normalize="range", method=None, confidence_level=0.95, n_resamples=2000,
-                    random_state=None, n_jobs=None, pos_label=None):
-    """Is ranker A's AUC (or partial AUC) different from ranker B's on the same rows?
-
-    A paired comparison: both score vectors rank the same labelled rows, so
-    their metrics are correlated and the difference's variance accounts for it.
-
-    * ``method="delong"`` (``metric="roc_auc"`` only; its default): DeLong's
-      covariance of the two AUCs from their placement values ([1]_, eq. (5);
-      fast algorithm of [2]_) and the z test ``(θ_A − θ_B) / sqrt(var_A + var_B
-      − 2 cov)``, as pROC's ``roc.test(method = "delong", paired = TRUE)`` [3]_;
-      the interval is ``difference ± z σ``.
-    * ``method="bootstrap"`` (the default for ``metric="partial_auc"``): the
-      paired stratified bootstrap, the **same** resamples (multiplicity
-      vectors) for both scores; ``statistic = difference / sd(resampled
-      differences)`` with a normal p-value (pROC's bootstrap ``roc.test``),
-      the interval the percentile interval of the resampled differences [4]_.
-
-    Parameters
-    ----------
-    y_true : array of shape (n_samples,)
-    score_a, score_b : arrays of shape (n_samples,)
-    metric : {"roc_auc", "partial_auc"}, default="roc_auc"
-    fpr_range : (float, float), default=None
-        The window of ``metric="partial_auc"`` (None: (0, 0.1)); refused with
-        ``metric="roc_auc"``.
-    normalize : {"range", "mcclish", "none"}, default="range"
-        Of the partial AUC.
-    method : {"delong", "bootstrap"}, default=None
-        None: "delong" for the AUC, "bootstrap" for the partial AUC.
-    confidence_level, n_resamples, random_state, n_jobs, pos_label
-        As in :func:`partial_auc_ci`.
-
-    Returns
-    -------
-    RankerComparison
-        ``difference`` (A − B), ``low``, ``high``, ``statistic``, ``pvalue``, ...
-
-    References
-    ----------
-    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. "Comparing the
-       Areas under Two or More Correlated Receiver Operating Characteristic
-       Curves: A Nonparametric Approach." Biometrics 44(3), 1988.
-    .. [2] Sun, X. and Xu, W. "Fast Implementation of DeLong's Algorithm for
-       Comparing the Areas Under Correlated Receiver Operating Characteristic
-       Curves." IEEE Signal Processing Letters 21(11), 2014.
-    .. [3] Robin, X., Turck, N., Hainard, A., Tiberti, N., Lisacek, F., Sanchez,
-       J.-C. and Müller, M. "pROC: an open-source package for R and S+ to analyze
-       and compare ROC curves." BMC Bioinformatics 12:77, 2011.
-    .. [4] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
-       Chapman & Hall, 1993.
-    """
+def compare_two_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=None,
+                        normalize="range", method=None, confidence_level=0.95,
+                        n_resamples=2000, random_state=None, n_jobs=None, pos_label=None,
+                        groups=None):
+    """Two rankers on the same rows: :func:`pauc.metrics.compare_rankers` with
+    ``score_b`` (documented there, :mod:`pauc._many_rankers`)."""
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
+    method, alpha, beta = _comparison_settings(metric, method, fpr_range, normalize)
+    is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label,
+                                          exact_ranks=True)
+    _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
+    if method == "bootstrap":
+        _check_bootstrap_classes(is_pos)
+    group_index = check_groups(groups, is_pos.shape[0])
+    if metric == "partial_auc":
+        _check_window(is_pos, alpha, beta)
+    if method == "delong":
+        (auc_a, auc_b), cov = auc_covariance(is_pos, [a, b], group_index)
+        return delong_comparison(auc_a, auc_b, cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1],
+                                 confidence_level)
+    scale = _comparison_scale(metric, alpha, beta, normalize)
+    boot = bootstrap_of(is_pos, [a, b], beta, group_index)
+    est_a, est_b = scale(boot.observed(alpha, beta, 0.0))
+    areas = scale(boot.resample(n_resamples, random_state, alpha, beta, 0.0, n_jobs=n_jobs))
+    return bootstrap_comparison(metric, est_a, est_b, areas[:, 0] - areas[:, 1],
+                                confidence_level, n_resamples)
+
+
+def _comparison_settings(metric, method, fpr_range, normalize):
+    """``(method, alpha, beta)`` of a comparison, its arguments checked."""
     _check_choice(metric, "metric", ("roc_auc", "partial_auc"))
     if method is None:
         method = "delong" if metric == "roc_auc" else "bootstrap"
@@ -579,39 +579,37 @@ def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=Non
     if metric == "roc_auc":
         if fpr_range is not None:
             raise ValueError("fpr_range is for metric='partial_auc'; the AUC has no window")
-        alpha, beta = 0.0, 1.0
-    else:
-        if method == "delong":
-            raise ValueError("method='delong' is for metric='roc_auc'; the partial AUC is "
-                             "compared by method='bootstrap'")
-        alpha, beta = check_fpr_range((0.0, 0.1) if fpr_range is None else fpr_range)
-        _check_choice(normalize, "normalize", _NORMALIZATIONS)
-    is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label,
-                                          exact_ranks=True)
-    _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
-    if method == "bootstrap":
-        _check_bootstrap_classes(is_pos)
-    if metric == "partial_auc":
-        _check_window(is_pos, alpha, beta)
-
+        return method, 0.0, 1.0
     if method == "delong":
-        v10_a, v01_a, auc_a = placement_values(is_pos, a, keep_order=True)
-        v10_b, v01_b, auc_b = placement_values(is_pos, b, keep_order=True)
-        cov = delong_covariance(np.stack([v10_a, v10_b]), np.stack([v01_a, v01_b]))
-        difference = auc_a - auc_b
-        se = math.sqrt(max(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1], 0.0))
-        statistic, pvalue = _normal_test(difference, se)
-        z = float(ndtri(0.5 * (1.0 + confidence_level)))
-        return RankerComparison(metric, "delong", float(auc_a), float(auc_b), float(difference),
-                                difference - z * se, difference + z * se, se, statistic, pvalue,
-                                confidence_level, None)
+        raise ValueError("method='delong' is for metric='roc_auc'; the partial AUC is "
+                         "compared by method='bootstrap'")
+    alpha, beta = check_fpr_range((0.0, 0.1) if fpr_range is None else fpr_range)
+    _check_choice(normalize, "normalize", _NORMALIZATIONS)
+    return method, alpha, beta
 
-    scale = ((lambda x: x) if metric == "roc_auc"
-             else (lambda x: normalized_area(x, alpha, beta, normalize)))
-    boot = StratifiedBootstrap(is_pos, [a, b], beta)
-    est_a, est_b = scale(boot.observed(alpha, beta, 0.0))
-    areas = scale(boot.resample(n_resamples, random_state, alpha, beta, 0.0, n_jobs=n_jobs))
-    differences = areas[:, 0] - areas[:, 1]
+
+def _comparison_scale(metric, alpha, beta, normalize):
+    """Raw areas -> the compared metric."""
+    if metric == "roc_auc":
+        return lambda x: x
+    return lambda x: normalized_area(x, alpha, beta, normalize)
+
+
+def delong_comparison(auc_a, auc_b, variance, confidence_level):
+    """DeLong's z test and normal interval of ``auc_a - auc_b`` given the variance
+    of the difference (``var_a + var_b - 2 cov``)."""
+    difference = auc_a - auc_b
+    se = math.sqrt(max(variance, 0.0))
+    statistic, pvalue = _normal_test(difference, se)
+    z = float(ndtri(0.5 * (1.0 + confidence_level)))
+    return RankerComparison("roc_auc", "delong", float(auc_a), float(auc_b), float(difference),
+                            difference - z * se, difference + z * se, se, statistic, pvalue,
+                            confidence_level, None)
+
+
+def bootstrap_comparison(metric, est_a, est_b, differences, confidence_level, n_resamples):
+    """The paired bootstrap's percentile interval and test of ``est_a - est_b`` from
+    the resampled differences."""
     low, high, se = _percentile_interval(differences, confidence_level)
     difference = est_a - est_b
     statistic, pvalue = _normal_test(difference, se)
@@ -622,14 +620,15 @@ def compare_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=Non
 
 def roc_confidence_band(y_true, y_score, *, fpr_range=(0.0, 0.1), n_points=50,
                         confidence_level=0.95, n_resamples=2000, random_state=None,
-                        n_jobs=None, pos_label=None):
+                        n_jobs=None, pos_label=None, groups=None):
     """Pointwise bootstrap band of the ROC curve over the FPR window.
 
     At each of ``n_points`` FPRs spaced evenly over ``fpr_range`` the height
     of the (piecewise-linear) empirical ROC curve of each stratified bootstrap
     resample is taken, and the band is their percentile interval, point by
     point ([1]_, Ch. 13).  A pointwise band: each vertical slice covers the
-    true curve with the stated level, the whole curve less often.
+    true curve with the stated level, the whole curve less often.  With
+    ``groups`` the resamples draw whole groups (as :func:`partial_auc_ci`).
 
     Returns
     -------
@@ -647,9 +646,10 @@ def roc_confidence_band(y_true, y_score, *, fpr_range=(0.0, 0.1), n_points=50,
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
     _check_bootstrap_classes(is_pos)
+    group_index = check_groups(groups, is_pos.shape[0])
     _check_window(is_pos, alpha, beta)
     grid = np.linspace(alpha, beta, n_points)
-    boot = StratifiedBootstrap(is_pos, [score], beta)
+    boot = bootstrap_of(is_pos, [score], beta, group_index)
     _, observed = boot.observed(alpha, beta, 0.0, grid)
     _, heights = boot.resample(n_resamples, random_state, alpha, beta, 0.0, n_jobs=n_jobs,
                                grid=grid)

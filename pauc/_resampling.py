@@ -1,4 +1,4 @@
-"""The stratified bootstrap of one or two score vectors over the same rows.
+"""The stratified bootstrap of one or several score vectors over the same rows.
 
 :class:`StratifiedBootstrap` sorts each score vector once, lays out the rows
 of each class in *slots* (the rows that can reach the FPR window first), and
@@ -6,7 +6,7 @@ runs blocks of resamples through :func:`pauc._bootstrap.resample_areas`.  A
 resample is a vector of multiplicities, one per row, drawn within each class
 (positives and negatives separately: the stratified bootstrap of pROC,
 Robin et al. 2011, and of Efron & Tibshirani, Sec. 8.2 for two samples).  With
-two score vectors the same multiplicities serve both (the paired bootstrap).
+several score vectors the same multiplicities serve all (the paired bootstrap).
 
 Reproducibility: the resamples are cut into blocks of a fixed size, and block
 ``k`` draws from its own generator, seeded by the ``k``-th child of
@@ -56,12 +56,30 @@ def seed_sequence(random_state):
                      f"or SeedSequence, got {random_state!r}")
 
 
+def blocks(n_resamples, random_state):
+    """``(seed, size)`` of each block of resamples: fixed before any is run."""
+    sizes = [min(BLOCK_SIZE, n_resamples - start) for start in range(0, n_resamples, BLOCK_SIZE)]
+    return list(zip(seed_sequence(random_state).spawn(len(sizes)), sizes))
+
+
+def kernel_state(rng):
+    """The state of a kernel's xoshiro256** generator, drawn from ``rng``: 4 words,
+    the spare half-output and its flag."""
+    state = np.zeros(6, dtype=np.uint64)
+    state[:4] = rng.bit_generator.random_raw(4)
+    if not state[:4].any():      # xoshiro's one forbidden state (probability 2**-256)
+        state[0] = 1
+    return state
+
+
 def _descending(values, track_rows):
     """``(sorted descending, row of each entry or None)``: the one sort of a class's
     scores (an argsort only when the rows matter: pairing, tests)."""
     if not track_rows:
         return np.ascontiguousarray(np.sort(values)[::-1]), None
-    order = np.argsort(values, kind="stable")[::-1]
+    # not a stable sort (a few times slower): the order among tied scores changes no
+    # area, since a tie group is one run of every resampled curve
+    order = np.argsort(values)[::-1]
     return np.ascontiguousarray(values[order]), order
 
 
@@ -81,13 +99,14 @@ def _prefix_length(descending, n_neg, fpr_hi):
 
 
 class StratifiedBootstrap:
-    """Resampled ROC areas of one or two score vectors over the same labelled rows.
+    """Resampled ROC areas of one or several score vectors over the same labelled rows.
 
     Parameters
     ----------
     is_pos : bool array of shape (n_samples,)
     scores : list of float arrays of shape (n_samples,)
-        One score vector, or two for a paired comparison.
+        One score vector, or several for paired comparisons (the same
+        multiplicities serve every vector).
     fpr_hi : float
         The right end of every window asked later (1 for the full AUC): the
         rows that cannot reach it are drawn only when a resample needs them.
@@ -150,6 +169,9 @@ class StratifiedBootstrap:
         self.cutoff = np.array(cutoffs, dtype=np.float64)
         self.pos, self.pos_slot, self.k_pos, self.pos_slot_row = self._layout(pos_sorted, cutoffs)
         self.neg, self.neg_slot, self.k_neg, self.neg_slot_row = self._layout(neg_sorted, cutoffs)
+        # the gathering kernel (several scores) streams through the slots: int32
+        self.pos_slot32 = self.pos_slot.astype(np.intc)
+        self.neg_slot32 = self.neg_slot.astype(np.intc)
         self._set_runs(cutoffs)
         # rows of the class arrays -> rows of the input (for tests and callers)
         self.pos_rows, self.neg_rows = pos_rows, neg_rows
@@ -159,6 +181,16 @@ class StratifiedBootstrap:
         a draw counts in its row's run directly (global run indices)."""
         runs = [_bootstrap.merged_runs(p, q, c) for p, q, c in zip(self.pos, self.neg, cutoffs)]
         self.run_start = np.cumsum([0] + [r[0].shape[0] for r in runs]).astype(np.int64)
+        self.pos_end = np.concatenate([r[0] for r in runs])
+        self.neg_end = np.concatenate([r[1] for r in runs])
+        if len(runs) > 1:
+            # the gathering kernel's table: the run of each score's sorted entries
+            self.run_of_pos_entry = np.stack([
+                self._run_of_slot(ends, np.arange(ends[-1]), first)
+                for (ends, _, _), first in zip(runs, self.run_start)])
+            self.run_of_neg_entry = np.stack([
+                self._run_of_slot(ends, np.arange(ends[-1]), first)
+                for (_, ends, _), first in zip(runs, self.run_start)])
         self.prefix_runs = np.array([r[2] for r in runs], dtype=np.int64)
         self.run_of_pos_slot = np.stack([
             self._run_of_slot(ends, slots, first)
@@ -180,7 +212,7 @@ class StratifiedBootstrap:
     @staticmethod
     def _layout(sorted_class, cutoffs):
         """Stack the sorted copies and give every row of the class a slot: first the
-        rows some score can reach (prefix, in the first score's order), then the rest.
+        rows some score can reach (prefix), then the rest, each part in row order.
 
         Returns the stacked scores, the slot of each sorted entry, the prefix size
         and the class row of each slot.
@@ -193,12 +225,12 @@ class StratifiedBootstrap:
             slots = np.arange(size, dtype=np.int64)
             return sorted_class[0][0][None, :], slots[None, :], max(1, reach[0]), slots
         in_prefix = np.zeros(size, dtype=bool)
-        first = []
         for (_, rows), k in zip(sorted_class, reach):
-            new = rows[:k][~in_prefix[rows[:k]]]
-            in_prefix[new] = True
-            first.append(new)
-        slot_row = np.concatenate(first + [np.flatnonzero(~in_prefix)])
+            in_prefix[rows[:k]] = True
+        # slots in the class's row order: the draws (uniform slots) then give each row
+        # the same multiplicity whatever the score vectors, when their prefixes agree
+        # (always for the full AUC) -- so k rankers share the resamples of two
+        slot_row = np.concatenate([np.flatnonzero(in_prefix), np.flatnonzero(~in_prefix)])
         row_slot = np.empty(size, dtype=np.int64)
         row_slot[slot_row] = np.arange(size, dtype=np.int64)
         values = np.stack([v for v, _ in sorted_class])
@@ -248,11 +280,7 @@ class StratifiedBootstrap:
         kernel's generator, all from the block's own seed."""
         rng = np.random.Generator(np.random.PCG64(seed))
         in_pos, in_neg = self._draws_in_prefix(rng, size)
-        state = np.zeros(6, dtype=np.uint64)     # 4 words, spare half-output, its flag
-        state[:4] = rng.bit_generator.random_raw(4)
-        if not state[:4].any():      # xoshiro's one forbidden state (probability 2**-256)
-            state[0] = 1
-        return in_pos, in_neg, state
+        return in_pos, in_neg, kernel_state(rng)
 
     def kernel(self, in_pos, in_neg, state, fpr_lo, fpr_hi, tpr_floor, grid=None,
                complete=False, counts_pos=None, counts_neg=None):
@@ -260,6 +288,13 @@ class StratifiedBootstrap:
         layout if a resample runs out of the prefix layout.  Returns the areas (and
         the heights with ``grid``)."""
         state = np.array(state, dtype=np.uint64)      # the kernel may update it
+        if self.pos.shape[0] > 1 and grid is None and not complete and counts_pos is None:
+            # several scores: gather (one increment per draw), the same resamples
+            return _bootstrap.gather_resample_areas(
+                self.pos_slot32, self.neg_slot32, self.run_of_pos_entry, self.run_of_neg_entry,
+                self.pos_end, self.neg_end, self.run_start,
+                self.prefix_runs, self.m, self.n, self.k_pos, self.k_neg, in_pos, in_neg,
+                state, fpr_lo, fpr_hi, tpr_floor)
         if complete:
             self.ensure_complete()
         done = 0
@@ -301,12 +336,9 @@ class StratifiedBootstrap:
         also the heights (n_resamples, G) of the (single) resampled curve."""
         if fpr_hi > self.fpr_hi:
             raise ValueError("the window reaches beyond the FPR the bootstrap was laid out for")
-        sizes = [min(BLOCK_SIZE, n_resamples - start)
-                 for start in range(0, n_resamples, BLOCK_SIZE)]
-        seeds = seed_sequence(random_state).spawn(len(sizes))
         results = Parallel(n_jobs=n_jobs, backend="threading")(
             delayed(self._block)(seed, size, fpr_lo, fpr_hi, tpr_floor, grid)
-            for seed, size in zip(seeds, sizes))
+            for seed, size in blocks(n_resamples, random_state))
         if grid is None:
             return np.concatenate(results)
         return (np.concatenate([a for a, _ in results]),

@@ -32,6 +32,7 @@ import warnings
 import numpy as np
 from scipy.stats import binom
 
+from ._clusters import ClusterBootstrap, check_groups
 from ._inference import (FEW_WINDOW_NEGATIVES, ConfidenceInterval, _check_bootstrap_classes,
                          _check_choice, _check_common, _percentile_interval)
 from ._resampling import seed_sequence
@@ -147,7 +148,7 @@ def _check_threshold_depth(n_neg, fpr):
 
 
 def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact",
-                  n_resamples=None, random_state=None, pos_label=None):
+                  n_resamples=None, random_state=None, pos_label=None, groups=None):
     """Confidence interval of the TPR at a false-positive rate (stratified bootstrap).
 
     The statistic is :func:`pauc.metrics.tpr_at_fpr` with its default
@@ -182,6 +183,12 @@ def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact"
         which draws nothing.
     random_state : None, int, numpy Generator, RandomState or SeedSequence
         ``method="bootstrap"`` only; refused with ``"exact"``.
+    groups : array of shape (n_samples,), default=None
+        Cluster labels, with ``method="bootstrap"`` only (the exact law above
+        holds for independent rows): the cluster bootstrap, whole groups
+        redrawn within strata by their class composition (positives only,
+        negatives only, both; :mod:`pauc._clusters`), and ``tpr_at_fpr``
+        computed on each resample's rows, O(rows above the threshold) each.
 
     Returns
     -------
@@ -213,6 +220,9 @@ def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact"
        Wiley, 2003.
     """
     _check_choice(method, "method", ("exact", "bootstrap"))
+    if method == "exact" and groups is not None:
+        raise ValueError("groups needs method='bootstrap' (the cluster bootstrap): the exact "
+                         "law of the resampled TPR holds for independent rows only")
     if method == "exact" and (n_resamples is not None or random_state is not None):
         raise ValueError("n_resamples and random_state are for method='bootstrap'; the exact "
                          "interval computes the bootstrap distribution and draws nothing")
@@ -222,7 +232,15 @@ def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact"
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
     _check_bootstrap_classes(is_pos)
+    group_index = check_groups(groups, is_pos.shape[0])
     _check_threshold_depth(int(is_pos.shape[0] - np.count_nonzero(is_pos)), fpr)
+    if group_index is not None:
+        boot = ClusterBootstrap(is_pos, [score], group_index)
+        estimate = boot.weighted_tpr(np.ones(boot.group_pos.shape[0], dtype=np.intc), fpr)
+        low, high, se = _percentile_interval(
+            boot.resample_tpr(n_resamples, random_state, fpr), confidence_level)
+        return ConfidenceInterval(estimate, low, high, se, confidence_level, "percentile",
+                                  n_resamples)
     law = TPRLaw(score[is_pos], score[~is_pos], fpr)
     tail = 0.5 * (1.0 - confidence_level)
     if method == "exact":

@@ -78,8 +78,9 @@ import numpy as np
 from . import _ranking
 from ._dispatch import chunked, is_chunked
 from ._inference import normalized_area
-from ._inference import (ConfidenceInterval, RankerComparison, ROCBand, compare_rankers,
+from ._inference import (ConfidenceInterval, RankerComparison, ROCBand,
                          partial_auc_ci, roc_auc_ci, roc_confidence_band, two_way_partial_auc_ci)
+from ._many_rankers import RankerComparisons, compare_rankers
 from ._rank_distance import kendall_tau_distance, spearman_distance
 from ._tpr_interval import tpr_at_fpr_ci
 from ._validation import check_binary_scores, check_fpr_range, check_rate
@@ -103,6 +104,7 @@ __all__ = [
     "tpr_at_fpr_ci",
     "ConfidenceInterval",
     "RankerComparison",
+    "RankerComparisons",
     "ROCBand",
 ]
 
