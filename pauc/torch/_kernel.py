@@ -7,6 +7,10 @@ the scores in one pass, O(b log b); the torch forms of
 and backward, which on a small network weigh as much as the network's step.
 The value and gradient are the same (the tests check both forms against the
 brute force).
+
+The kernel reads the scores' own memory (``tensor.numpy()``, no copy) and the
+labels as the ``uint8`` flags that :meth:`WindowLoss._check_cpu` already made;
+the only allocation per call is the gradient that the backward pass keeps.
 """
 
 import numpy as np
@@ -14,21 +18,22 @@ import torch
 
 
 class TableKernel(torch.autograd.Function):
-    """``TableKernel.apply(scores, is_pos, row, n_pos, j_alpha, j_beta)``: the window
-    loss of the table ``row`` at CPU ``scores`` (float32/float64, ``n_pos`` of them
-    positive), differentiable in them."""
+    """``TableKernel.apply(scores, values, flags, row, n_pos, j_alpha, j_beta, hess)``:
+    the window loss of the table ``row`` at CPU ``scores`` (float32/float64),
+    differentiable in them.  ``values`` is ``scores``' C-contiguous numpy view,
+    ``flags`` the ``uint8`` positive flags (``n_pos`` of them set), ``hess`` a
+    float64 scratch array of the batch's length for the kernel's Hessian
+    diagonal, which the loss does not use."""
 
     @staticmethod
-    def forward(ctx, scores, is_pos, row, n_pos, j_alpha, j_beta):
-        values = scores.detach().contiguous().numpy()
-        flags = np.ascontiguousarray(is_pos.numpy()).view(np.uint8)
+    def forward(ctx, scores, values, flags, row, n_pos, j_alpha, j_beta, hess):
         grad = np.zeros(values.shape[0])
-        value = row.derivatives(values, flags, n_pos, j_alpha, j_beta, grad,
-                                np.empty(values.shape[0]))   # the Hessian is not needed
-        ctx.save_for_backward(torch.from_numpy(grad).to(scores.dtype))
-        return torch.tensor(value, dtype=scores.dtype)
+        value = row.derivatives(values, flags, n_pos, j_alpha, j_beta, grad, hess)
+        if values.dtype == np.float32:
+            grad = grad.astype(np.float32)   # the rounding of ``.to(torch.float32)``
+        ctx.grad = torch.from_numpy(grad)    # a constant of the step, not a tensor input
+        return torch.scalar_tensor(value, dtype=scores.dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
-        (grad,) = ctx.saved_tensors
-        return grad_output * grad, None, None, None, None, None
+        return grad_output * ctx.grad, None, None, None, None, None, None, None
