@@ -11,10 +11,20 @@ brute force).
 The kernel reads the scores' own memory (``tensor.numpy()``, no copy) and the
 labels as the ``uint8`` flags that :meth:`WindowLoss._check_cpu` already made;
 the only allocation per call is the gradient that the backward pass keeps.
+The squared hinge (the default) runs
+:func:`pauc._loss._window.squared_hinge_gradient`, the table kernel's window
+and walk in one C pass without the Hessian: on a training step's batch the
+numpy calls of the boosting kernel (selections, a sort, allocations) cost
+several times its arithmetic.
 """
 
 import numpy as np
 import torch
+
+from pauc._loss._window import squared_hinge_gradient
+
+#: rows whose kernel has a gradient-only form (same value and gradient, no Hessian)
+GRADIENT_ONLY = {"squared_hinge": squared_hinge_gradient}
 
 
 class TableKernel(torch.autograd.Function):
@@ -28,7 +38,11 @@ class TableKernel(torch.autograd.Function):
     @staticmethod
     def forward(ctx, scores, values, flags, row, n_pos, j_alpha, j_beta, hess):
         grad = np.zeros(values.shape[0])
-        value = row.derivatives(values, flags, n_pos, j_alpha, j_beta, grad, hess)
+        gradient_only = GRADIENT_ONLY.get(row.name)
+        if gradient_only is not None:
+            value = gradient_only(values, flags, n_pos, j_alpha, j_beta, grad)
+        else:
+            value = row.derivatives(values, flags, n_pos, j_alpha, j_beta, grad, hess)
         if values.dtype == np.float32:
             grad = grad.astype(np.float32)   # the rounding of ``.to(torch.float32)``
         ctx.grad = torch.from_numpy(grad)    # a constant of the step, not a tensor input
