@@ -514,3 +514,36 @@ def squared_hinge_gradient(const floating[::1] scores, const unsigned char[::1] 
                 grad[neg[t].row] += 2.0 * f * om * (t0 * u + t1)
     free(rows)
     return total * inv_n
+
+
+ctypedef fused label_t:
+    unsigned char
+    int
+    long long
+    float
+    double
+
+
+def batch_flags(const floating[::1] scores, const label_t[::1] labels,
+                unsigned char[::1] flags):
+    """One pass over a batch for :mod:`pauc.torch`: ``flags[k] = labels[k] == 1``;
+    returns the number of positives, or -1 when a label is neither 0 nor 1
+    (NaN included), or -2 when the labels are valid and a score is not finite."""
+    cdef Py_ssize_t k, n = scores.shape[0], n_pos = 0
+    cdef bint bad_label = False, not_finite = False
+    cdef double z
+    with nogil:
+        for k in range(n):
+            if labels[k] == 1:
+                flags[k] = 1
+                n_pos += 1
+            else:
+                flags[k] = 0
+                bad_label |= not (labels[k] == 0)
+            z = scores[k]
+            not_finite |= not (z - z == 0.0)     # NaN and +-inf give NaN
+    if bad_label:
+        return -1
+    if not_finite:
+        return -2
+    return n_pos

@@ -8,6 +8,7 @@ import torch
 import torch.nn.functional as F
 
 from pauc._loss import loss_row
+from pauc._loss._window import batch_flags
 from pauc._validation import check_fpr_range, check_int, empirical_indices
 from pauc.torch._gather import distributed_world, gather_batch
 from pauc.torch._kernel import TableKernel
@@ -24,6 +25,9 @@ _KERNEL_DTYPES = (torch.float32, torch.float64)
 #: label dtypes that ``tensor.numpy()`` holds (the checks of the kernel path run in numpy)
 _NUMPY_LABELS = frozenset([torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
                            torch.int64, torch.float16, torch.float32, torch.float64])
+#: numpy label dtypes that :func:`batch_flags` reads (booleans as uint8)
+_FLAG_DTYPES = frozenset(np.dtype(t) for t in (np.uint8, np.int32, np.int64, np.float32,
+                                               np.float64))
 _BAD_LABELS = "labels must be 0/1 or boolean (1 for positives)"
 _NOT_FINITE = "scores must be finite (NaN or inf found)"
 
@@ -69,6 +73,26 @@ def _numpy_flags(labels):
     if np.count_nonzero(labels) != n_pos:
         raise ValueError(_BAD_LABELS)
     return is_pos.view(np.uint8), n_pos
+
+
+def _kernel_flags(values, labels):
+    """``(flags, n_pos)`` of numpy labels beside the numpy scores ``values``, one C
+    pass (:func:`pauc._loss._window.batch_flags`) for the common label dtypes; a
+    ValueError for labels other than 0/1 (first) or scores that are not finite."""
+    if labels.dtype == np.bool_:
+        labels = labels.view(np.uint8)
+    if labels.dtype in _FLAG_DTYPES:
+        flags = np.empty(values.shape[0], dtype=np.uint8)
+        n_pos = batch_flags(values, np.ascontiguousarray(labels), flags)
+        if n_pos == -1:
+            raise ValueError(_BAD_LABELS)
+        if n_pos == -2:
+            raise ValueError(_NOT_FINITE)
+        return flags, n_pos
+    flags, n_pos = _numpy_flags(labels)
+    if not np.isfinite(values).all():
+        raise ValueError(_NOT_FINITE)
+    return flags, n_pos
 
 
 def _check_batch(scores, labels):
@@ -232,9 +256,7 @@ class WindowLoss(torch.nn.Module):
         if not values.is_contiguous():
             values = values.contiguous()
         values = values.numpy()
-        flags, n_pos = _numpy_flags(labels.detach().numpy())
-        if not np.isfinite(values).all():
-            raise ValueError(_NOT_FINITE)
+        flags, n_pos = _kernel_flags(values, labels.detach().numpy())
         n_neg = values.shape[0] - n_pos
         if n_pos == 0 or n_neg == 0:
             value = scores.sum() * 0         # zero, still in the graph
