@@ -51,3 +51,18 @@ class TableKernel(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output * ctx.grad, None, None, None, None, None, None, None
+
+
+class KnownGradient(torch.autograd.Function):
+    """``KnownGradient.apply(scores, value, grad)``: the scalar ``value`` (a float, in
+    ``scores``' dtype), whose gradient in ``scores`` is the tensor ``grad``, computed
+    with it (:func:`pauc._loss._window.squared_hinge_batch`)."""
+
+    @staticmethod
+    def forward(ctx, scores, value, grad):
+        ctx.grad = grad                      # a constant of the step, not a tensor input
+        return torch.scalar_tensor(value, dtype=scores.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.grad, None, None

@@ -8,10 +8,10 @@ import torch
 import torch.nn.functional as F
 
 from pauc._loss import loss_row
-from pauc._loss._window import batch_flags
+from pauc._loss._window import batch_flags, squared_hinge_batch
 from pauc._validation import check_fpr_range, check_int, empirical_indices
 from pauc.torch._gather import distributed_world, gather_batch
-from pauc.torch._kernel import TableKernel
+from pauc.torch._kernel import KnownGradient, TableKernel
 from pauc.torch._memory import NegativeMemory
 from pauc.torch._pairwise import PAIRWISE
 from pauc.torch._window import window_weights
@@ -256,7 +256,13 @@ class WindowLoss(torch.nn.Module):
         if not values.is_contiguous():
             values = values.contiguous()
         values = values.numpy()
-        flags, n_pos = _kernel_flags(values, labels.detach().numpy())
+        labels = labels.detach().numpy()
+        if self.surrogate == "squared_hinge" and not self.bce_weight:
+            if labels.dtype == np.bool_:
+                labels = labels.view(np.uint8)
+            if labels.dtype in _FLAG_DTYPES:
+                return self._squared_hinge(scores, values, np.ascontiguousarray(labels))
+        flags, n_pos = _kernel_flags(values, labels)
         n_neg = values.shape[0] - n_pos
         if n_pos == 0 or n_neg == 0:
             value = scores.sum() * 0         # zero, still in the graph
@@ -271,6 +277,20 @@ class WindowLoss(torch.nn.Module):
             value = value + self.bce_weight * F.binary_cross_entropy_with_logits(
                 scores, torch.from_numpy(flags).to(scores.dtype))
         return value
+
+    def _squared_hinge(self, scores, values, labels):
+        """The default loss in one C call: checks, window, value and gradient
+        (:func:`pauc._loss._window.squared_hinge_batch`)."""
+        grad = torch.empty(values.shape[0], dtype=scores.dtype)
+        status, value = squared_hinge_batch(values, labels, grad.numpy(), self._indices)
+        if status == 1:
+            return KnownGradient.apply(scores, value, grad)
+        if status == 0:
+            return scores.sum() * 0          # zero, still in the graph
+        raise ValueError(_BAD_LABELS if status == -1 else _NOT_FINITE)
+
+    def _indices(self, n_negatives):
+        return _indices(n_negatives, self.fpr_range)
 
     def _scratch(self, n):
         """A float64 array of length ``n`` for the kernel's Hessian diagonal (written,
