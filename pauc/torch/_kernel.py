@@ -11,11 +11,14 @@ brute force).
 The kernel reads the scores' own memory (``tensor.numpy()``, no copy) and the
 labels as the ``uint8`` flags that :meth:`WindowLoss._check_cpu` already made;
 the only allocation per call is the gradient that the backward pass keeps.
-The squared hinge (the default) runs
-:func:`pauc._loss._window.squared_hinge_gradient`, the table kernel's window
-and walk in one C pass without the Hessian: on a training step's batch the
-numpy calls of the boosting kernel (selections, a sort, allocations) cost
-several times its arithmetic.
+The squared hinge runs :func:`pauc._loss._window.squared_hinge_gradient`, the
+table kernel's window and walk in one C pass without the Hessian: on a
+training step's batch the numpy calls of the boosting kernel (selections, a
+sort, allocations) cost several times its arithmetic.  On the default path
+(squared hinge, common label dtypes, no ``bce_weight``) the loss does not use
+:class:`TableKernel` at all: one call of
+:func:`pauc._loss._window.squared_hinge_batch` checks the batch and gives the
+value and gradient, which :class:`KnownGradient` hands to autograd.
 """
 
 import numpy as np
