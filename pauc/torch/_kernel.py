@@ -7,28 +7,65 @@ the scores in one pass, O(b log b); the torch forms of
 and backward, which on a small network weigh as much as the network's step.
 The value and gradient are the same (the tests check both forms against the
 brute force).
+
+The kernel reads the scores' own memory (``tensor.numpy()``, no copy) and the
+labels as the ``uint8`` flags that :meth:`WindowLoss._check_cpu` already made;
+the only allocation per call is the gradient that the backward pass keeps.
+The squared hinge runs :func:`pauc._loss._window.squared_hinge_gradient`, the
+table kernel's window and walk in one C pass without the Hessian: on a
+training step's batch the numpy calls of the boosting kernel (selections, a
+sort, allocations) cost several times its arithmetic.  On the default path
+(squared hinge, common label dtypes, no ``bce_weight``) the loss does not use
+:class:`TableKernel` at all: one call of
+:func:`pauc._loss._window.squared_hinge_batch` checks the batch and gives the
+value and gradient, which :class:`KnownGradient` hands to autograd.
 """
 
 import numpy as np
 import torch
 
+from pauc._loss._window import squared_hinge_gradient
+
+#: rows whose kernel has a gradient-only form (same value and gradient, no Hessian)
+GRADIENT_ONLY = {"squared_hinge": squared_hinge_gradient}
+
 
 class TableKernel(torch.autograd.Function):
-    """``TableKernel.apply(scores, is_pos, row, n_pos, j_alpha, j_beta)``: the window
-    loss of the table ``row`` at CPU ``scores`` (float32/float64, ``n_pos`` of them
-    positive), differentiable in them."""
+    """``TableKernel.apply(scores, values, flags, row, n_pos, j_alpha, j_beta, hess)``:
+    the window loss of the table ``row`` at CPU ``scores`` (float32/float64),
+    differentiable in them.  ``values`` is ``scores``' C-contiguous numpy view,
+    ``flags`` the ``uint8`` positive flags (``n_pos`` of them set), ``hess`` a
+    float64 scratch array of the batch's length for the kernel's Hessian
+    diagonal, which the loss does not use."""
 
     @staticmethod
-    def forward(ctx, scores, is_pos, row, n_pos, j_alpha, j_beta):
-        values = scores.detach().contiguous().numpy()
-        flags = np.ascontiguousarray(is_pos.numpy()).view(np.uint8)
+    def forward(ctx, scores, values, flags, row, n_pos, j_alpha, j_beta, hess):
         grad = np.zeros(values.shape[0])
-        value = row.derivatives(values, flags, n_pos, j_alpha, j_beta, grad,
-                                np.empty(values.shape[0]))   # the Hessian is not needed
-        ctx.save_for_backward(torch.from_numpy(grad).to(scores.dtype))
-        return torch.tensor(value, dtype=scores.dtype)
+        gradient_only = GRADIENT_ONLY.get(row.name)
+        if gradient_only is not None:
+            value = gradient_only(values, flags, n_pos, j_alpha, j_beta, grad)
+        else:
+            value = row.derivatives(values, flags, n_pos, j_alpha, j_beta, grad, hess)
+        if values.dtype == np.float32:
+            grad = grad.astype(np.float32)   # the rounding of ``.to(torch.float32)``
+        ctx.grad = torch.from_numpy(grad)    # a constant of the step, not a tensor input
+        return torch.scalar_tensor(value, dtype=scores.dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
-        (grad,) = ctx.saved_tensors
-        return grad_output * grad, None, None, None, None, None
+        return grad_output * ctx.grad, None, None, None, None, None, None, None
+
+
+class KnownGradient(torch.autograd.Function):
+    """``KnownGradient.apply(scores, value, grad)``: the scalar ``value`` (a float, in
+    ``scores``' dtype), whose gradient in ``scores`` is the tensor ``grad``, computed
+    with it (:func:`pauc._loss._window.squared_hinge_batch`)."""
+
+    @staticmethod
+    def forward(ctx, scores, value, grad):
+        ctx.grad = grad                      # a constant of the step, not a tensor input
+        return torch.scalar_tensor(value, dtype=scores.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.grad, None, None

@@ -1,5 +1,6 @@
 """The window loss of a batch of scores: pauc's partial-AUC surrogates in torch."""
 
+import functools
 import numbers
 
 import numpy as np
@@ -7,9 +8,10 @@ import torch
 import torch.nn.functional as F
 
 from pauc._loss import loss_row
+from pauc._loss._window import batch_flags, squared_hinge_batch
 from pauc._validation import check_fpr_range, check_int, empirical_indices
 from pauc.torch._gather import distributed_world, gather_batch
-from pauc.torch._kernel import TableKernel
+from pauc.torch._kernel import KnownGradient, TableKernel
 from pauc.torch._memory import NegativeMemory
 from pauc.torch._pairwise import PAIRWISE
 from pauc.torch._window import window_weights
@@ -17,6 +19,95 @@ from pauc.torch._window import window_weights
 #: On CPU tensors without a memory, the table rows with a ``derivatives`` kernel run it
 #: (:class:`TableKernel`); the tests switch this off to check the torch forms too.
 TABLE_KERNELS_ON_CPU = True
+
+
+_KERNEL_DTYPES = (torch.float32, torch.float64)
+#: label dtypes that ``tensor.numpy()`` holds (the checks of the kernel path run in numpy)
+_NUMPY_LABELS = frozenset([torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
+                           torch.int64, torch.float16, torch.float32, torch.float64])
+#: numpy label dtypes that :func:`batch_flags` reads (booleans as uint8)
+_FLAG_DTYPES = frozenset(np.dtype(t) for t in (np.uint8, np.int32, np.int64, np.float32,
+                                               np.float64))
+_BAD_LABELS = "labels must be 0/1 or boolean (1 for positives)"
+_NOT_FINITE = "scores must be finite (NaN or inf found)"
+
+
+@functools.lru_cache(maxsize=1024)
+def _indices(n_negatives, fpr_range):
+    """:func:`empirical_indices`, remembered per batch size (the same few every step)."""
+    return empirical_indices(n_negatives, fpr_range)
+
+
+def _check_scores(scores):
+    """The scores as a tensor of shape (b,), or a ValueError."""
+    if not isinstance(scores, torch.Tensor) or not torch.is_floating_point(scores):
+        raise ValueError("scores must be a floating-point torch tensor, got "
+                         f"{getattr(scores, 'dtype', type(scores).__name__)}")
+    if scores.dim() == 2 and scores.shape[1] == 1:
+        scores = scores[:, 0]
+    if scores.dim() != 1:
+        raise ValueError(f"scores must have shape (b,) or (b, 1), got {tuple(scores.shape)}")
+    return scores
+
+
+def _labels_like(labels, scores):
+    """The labels as a tensor on the scores' device and of their shape, or a ValueError."""
+    labels = torch.as_tensor(labels, device=scores.device)
+    if labels.dim() == 2 and labels.shape[1] == 1:
+        labels = labels[:, 0]
+    if labels.shape != scores.shape:
+        raise ValueError(f"labels have shape {tuple(labels.shape)}, scores "
+                         f"{tuple(scores.shape)}")
+    return labels
+
+
+def _numpy_flags(labels):
+    """``(flags, n_pos)``: the positives as C-contiguous ``uint8`` and their count, from
+    numpy labels; a ValueError unless every label is 0 or 1 (or boolean)."""
+    if labels.dtype == np.bool_:
+        flags = np.ascontiguousarray(labels).view(np.uint8)
+        return flags, int(np.count_nonzero(flags))
+    is_pos = labels == 1
+    n_pos = int(np.count_nonzero(is_pos))
+    # every nonzero label (NaN too) is a 1 exactly when the counts agree
+    if np.count_nonzero(labels) != n_pos:
+        raise ValueError(_BAD_LABELS)
+    return is_pos.view(np.uint8), n_pos
+
+
+def _kernel_flags(values, labels):
+    """``(flags, n_pos)`` of numpy labels beside the numpy scores ``values``, one C
+    pass (:func:`pauc._loss._window.batch_flags`) for the common label dtypes; a
+    ValueError for labels other than 0/1 (first) or scores that are not finite."""
+    if labels.dtype == np.bool_:
+        labels = labels.view(np.uint8)
+    if labels.dtype in _FLAG_DTYPES:
+        flags = np.empty(values.shape[0], dtype=np.uint8)
+        n_pos = batch_flags(values, np.ascontiguousarray(labels), flags)
+        if n_pos == -1:
+            raise ValueError(_BAD_LABELS)
+        if n_pos == -2:
+            raise ValueError(_NOT_FINITE)
+        return flags, n_pos
+    flags, n_pos = _numpy_flags(labels)
+    if not np.isfinite(values).all():
+        raise ValueError(_NOT_FINITE)
+    return flags, n_pos
+
+
+def _check_batch(scores, labels):
+    """``(is_pos, n_pos)`` of tensor labels, the label and finiteness checks with one
+    synchronisation of the device; a ValueError for labels other than 0/1 or for
+    scores that are not finite."""
+    is_pos = labels if labels.dtype == torch.bool else labels == 1
+    counts = torch.stack([is_pos.sum(), torch.count_nonzero(labels),
+                          torch.count_nonzero(~torch.isfinite(scores.detach()))]).tolist()
+    n_pos, n_nonzero, n_not_finite = counts
+    if n_nonzero != n_pos:
+        raise ValueError(_BAD_LABELS)
+    if n_not_finite:
+        raise ValueError(_NOT_FINITE)
+    return is_pos, n_pos
 
 
 class WindowLoss(torch.nn.Module):
@@ -138,29 +229,96 @@ class WindowLoss(torch.nn.Module):
         tensor of shape ()
             The window surrogate (plus ``bce_weight`` times the cross-entropy).
         """
-        scores, is_pos = self._check(scores, labels)
+        scores = _check_scores(scores)
+        labels = _labels_like(labels, scores)
+        gather = self.gather or (self.gather is None and distributed_world() > 1)
+        if (not gather and scores.device.type == "cpu" and scores.dtype in _KERNEL_DTYPES
+                and labels.dtype in _NUMPY_LABELS
+                and (self.memory is None or not self.training)
+                and (self.pairwise is None
+                     or (TABLE_KERNELS_ON_CPU and self.row.derivatives is not None))):
+            return self._forward_kernel(scores, labels)
+        is_pos, n_pos = _check_batch(scores, labels)
         batch_scores, batch_pos = scores, is_pos
-        if self.gather or (self.gather is None and distributed_world() > 1):
+        if gather:
             scores, is_pos = gather_batch(scores, is_pos)
-        value = self._window_loss(scores, is_pos)
+            n_pos = None
+        value = self._window_loss(scores, is_pos, n_pos)
         if self.bce_weight:
             value = value + self.bce_weight * F.binary_cross_entropy_with_logits(
                 batch_scores, batch_pos.to(batch_scores.dtype))
         return value
 
-    def _window_loss(self, scores, is_pos):
+    def _forward_kernel(self, scores, labels):
+        """The table's Cython kernel on the scores' own memory (CPU, one process, no
+        memory): the checks in numpy, no tensor operation but the output's."""
+        values = scores.detach()
+        if not values.is_contiguous():
+            values = values.contiguous()
+        values = values.numpy()
+        labels = labels.detach().numpy()
+        if self.surrogate == "squared_hinge" and not self.bce_weight:
+            if labels.dtype == np.bool_:
+                labels = labels.view(np.uint8)
+            if labels.dtype in _FLAG_DTYPES:
+                return self._squared_hinge(scores, values, np.ascontiguousarray(labels))
+        flags, n_pos = _kernel_flags(values, labels)
+        n_neg = values.shape[0] - n_pos
+        if n_pos == 0 or n_neg == 0:
+            value = scores.sum() * 0         # zero, still in the graph
+        else:
+            j_alpha, j_beta = _indices(n_neg, self.fpr_range)
+            if self.pairwise is None:
+                value = self._structural(scores, values, flags, n_pos, j_alpha, j_beta)
+            else:
+                value = TableKernel.apply(scores, values, flags, self.row, n_pos, j_alpha,
+                                          j_beta, self._scratch(values.shape[0]))
+        if self.bce_weight:
+            value = value + self.bce_weight * F.binary_cross_entropy_with_logits(
+                scores, torch.from_numpy(flags).to(scores.dtype))
+        return value
+
+    def _squared_hinge(self, scores, values, labels):
+        """The default loss in one C call: checks, window, value and gradient
+        (:func:`pauc._loss._window.squared_hinge_batch`)."""
+        grad = torch.empty(values.shape[0], dtype=scores.dtype)
+        status, value = squared_hinge_batch(values, labels, grad.numpy(), self._indices)
+        if status == 1:
+            return KnownGradient.apply(scores, value, grad)
+        if status == 0:
+            return scores.sum() * 0          # zero, still in the graph
+        raise ValueError(_BAD_LABELS if status == -1 else _NOT_FINITE)
+
+    def _indices(self, n_negatives):
+        return _indices(n_negatives, self.fpr_range)
+
+    def _scratch(self, n):
+        """A float64 array of length ``n`` for the kernel's Hessian diagonal (written,
+        never read), kept between calls."""
+        scratch = self.__dict__.get("_hessian_scratch")
+        if scratch is None or scratch.shape[0] != n:
+            scratch = self.__dict__["_hessian_scratch"] = np.empty(n)
+        return scratch
+
+    def _window_loss(self, scores, is_pos, n_pos=None):
         use_memory = self.memory is not None and self.training
-        n_pos = int(is_pos.sum())
+        if n_pos is None:
+            n_pos = int(is_pos.sum())
         n_neg = scores.shape[0] - n_pos
         if not use_memory and (n_pos == 0 or n_neg == 0):
             return scores.sum() * 0          # zero, still in the graph
         if not use_memory and self.pairwise is None:
-            return self._structural(scores, is_pos, *empirical_indices(n_neg, self.fpr_range))
+            values = scores.detach().cpu().double().numpy()
+            flags = np.ascontiguousarray(is_pos.cpu().numpy()).view(np.uint8)
+            return self._structural(scores, values, flags, n_pos,
+                                    *_indices(n_neg, self.fpr_range))
         if (TABLE_KERNELS_ON_CPU and not use_memory and scores.device.type == "cpu"
-                and scores.dtype in (torch.float32, torch.float64)
-                and self.row.derivatives is not None):
-            j_alpha, j_beta = empirical_indices(n_neg, self.fpr_range)
-            return TableKernel.apply(scores, is_pos, self.row, n_pos, j_alpha, j_beta)
+                and scores.dtype in _KERNEL_DTYPES and self.row.derivatives is not None):
+            j_alpha, j_beta = _indices(n_neg, self.fpr_range)
+            values = scores.detach().contiguous().numpy()
+            flags = np.ascontiguousarray(is_pos.numpy()).view(np.uint8)
+            return TableKernel.apply(scores, values, flags, self.row, n_pos, j_alpha, j_beta,
+                                     self._scratch(values.shape[0]))
         positives, negatives = scores[is_pos], scores[~is_pos]
         reference = negatives.detach()
         if use_memory:
@@ -168,7 +326,7 @@ class WindowLoss(torch.nn.Module):
             self.memory.push(negatives)
             if n_pos == 0 or n_neg == 0:
                 return scores.sum() * 0
-        j_alpha, j_beta = empirical_indices(reference.numel(), self.fpr_range)
+        j_alpha, j_beta = _indices(reference.numel(), self.fpr_range)
         weights = window_weights(negatives.detach(), reference, j_alpha, j_beta)
         inside = weights > 0
         if not bool(inside.any()):
@@ -176,33 +334,12 @@ class WindowLoss(torch.nn.Module):
         count = n_pos * (j_beta - j_alpha) * n_neg / reference.numel()
         return self.pairwise(positives, negatives[inside], weights[inside], count)
 
-    def _structural(self, scores, is_pos, j_alpha, j_beta):
-        """``Delta - s . coef`` at the most violated constraint (the table's cut)."""
-        flags = is_pos.cpu().numpy().astype(np.uint8)
-        coef, delta = self.row.cut(scores.detach().cpu().double().numpy(), flags,
-                                   int(flags.sum()), j_alpha, j_beta)
+    def _structural(self, scores, values, flags, n_pos, j_alpha, j_beta):
+        """``Delta - s . coef`` at the most violated constraint (the table's cut), from
+        the scores' numpy ``values`` and the ``uint8`` positive ``flags``."""
+        coef, delta = self.row.cut(values.astype(np.float64), flags, n_pos, j_alpha, j_beta)
         coef = torch.as_tensor(coef, dtype=scores.dtype, device=scores.device)
         return delta - scores @ coef
-
-    def _check(self, scores, labels):
-        if not isinstance(scores, torch.Tensor) or not torch.is_floating_point(scores):
-            raise ValueError("scores must be a floating-point torch tensor, got "
-                             f"{getattr(scores, 'dtype', type(scores).__name__)}")
-        if scores.dim() == 2 and scores.shape[1] == 1:
-            scores = scores[:, 0]
-        if scores.dim() != 1:
-            raise ValueError(f"scores must have shape (b,) or (b, 1), got {tuple(scores.shape)}")
-        labels = torch.as_tensor(labels, device=scores.device)
-        if labels.dim() == 2 and labels.shape[1] == 1:
-            labels = labels[:, 0]
-        if labels.shape != scores.shape:
-            raise ValueError(f"labels have shape {tuple(labels.shape)}, scores "
-                             f"{tuple(scores.shape)}")
-        if not bool(((labels == 0) | (labels == 1)).all()):
-            raise ValueError("labels must be 0/1 or boolean (1 for positives)")
-        if not bool(torch.isfinite(scores.detach()).all()):
-            raise ValueError("scores must be finite (NaN or inf found)")
-        return scores, labels == 1
 
     def extra_repr(self):
         return (f"fpr_range={self.fpr_range}, surrogate={self.surrogate!r}, "
