@@ -274,24 +274,23 @@ def exponential(const floating[::1] scores, const unsigned char[::1] is_pos,
 # Squared hinge: prefix sums over the sorted window
 # --------------------------------------------------------------------------
 
-cdef double _squared_hinge_walk(const double[::1] values, const int[::1] rows,
+cdef double _squared_hinge_walk(const double* values, const int* rows, Py_ssize_t n,
                                 Py_ssize_t size, const Window* w, double f, double fh,
-                                double[::1] grad, double[::1] hess) noexcept nogil:
+                                double* grad, double* hess) noexcept nogil:
     """Negatives ``values[:size]`` (the top of the list, window and above it)
-    and positives ``values[size:]``, each ascending.  Adds ``f`` times the
-    gradient and ``fh`` times the Hessian diagonal of ``sum_i sum_j omega_j max(0, s_j - (s_i - 1))^2``; returns
-    that sum.
+    and positives ``values[size:n]``, each ascending.  Adds ``f`` times the
+    gradient and ``fh`` times the Hessian diagonal of ``sum_i sum_j omega_j max(0, s_j - (s_i - 1))^2``
+    (no Hessian when ``hess`` is NULL); returns that sum.
 
     Scores are centred at ``v_bot`` (``u = z - v_bot``) before squaring, so
     that the expansion ``sum (u + a)^2 = S2 + 2 a S1 + a^2 S0`` does not cancel
     large scores against each other.
     """
-    cdef Py_ssize_t n_pos = values.shape[0] - size
     cdef Py_ssize_t i, t = size - 1, q
     cdef double c = w.v_bot, p_m1, a, u, om
     cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, total = 0.0, t0 = 0.0, t1 = 0.0
     # Positives from the top down: the active negatives {z > p - 1} only grow.
-    for i in range(values.shape[0] - 1, size - 1, -1):
+    for i in range(n - 1, size - 1, -1):
         p_m1 = values[i] - 1.0
         while t >= 0 and values[t] > p_m1:
             om = _omega(values[t], w)
@@ -303,19 +302,21 @@ cdef double _squared_hinge_walk(const double[::1] values, const int[::1] rows,
         a = c - p_m1
         total += s2 + 2.0 * a * s1 + a * a * s0
         grad[rows[i]] -= 2.0 * f * (s1 + a * s0)
-        hess[rows[i]] += 2.0 * fh * s0
+        if hess != NULL:
+            hess[rows[i]] += 2.0 * fh * s0
     # Negatives from the bottom up: the active positives {p - 1 < z} only grow.
     q = size
     for t in range(size):
         om = _omega(values[t], w)
-        while q < values.shape[0] and values[q] - 1.0 < values[t]:
+        while q < n and values[q] - 1.0 < values[t]:
             t0 += 1.0
             t1 += c - (values[q] - 1.0)
             q += 1
         if om > 0.0:
             u = values[t] - c
             grad[rows[t]] += 2.0 * f * om * (t0 * u + t1)
-            hess[rows[t]] += 2.0 * fh * om * t0
+            if hess != NULL:
+                hess[rows[t]] += 2.0 * fh * om * t0
     return total
 
 
@@ -342,8 +343,9 @@ def squared_hinge(const floating[::1] scores, const unsigned char[::1] is_pos,
     cdef const int[::1] rows = rows_arr
     cdef double total
     with nogil:
-        total = _squared_hinge_walk(values, rows, size, &w, scale * inv_n,
-                                    scale * curvature * inv_n, grad, hess)
+        total = _squared_hinge_walk(&values[0], &rows[0], values.shape[0], size, &w,
+                                    scale * inv_n, scale * curvature * inv_n, &grad[0],
+                                    &hess[0])
     return total * inv_n
 
 
@@ -428,15 +430,14 @@ cdef int _by_value(const void* a, const void* b) noexcept nogil:
 
 cdef double _squared_hinge_sorted(_Scored* neg, Py_ssize_t n_neg, _Scored* pos,
                                   Py_ssize_t n_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta,
-                                  double* grad) noexcept nogil:
+                                  double* values, int* rows, double* grad) noexcept nogil:
     """The window squared hinge of negatives ``neg`` and positives ``pos`` (each
     sorted here, ascending): :func:`_window`'s borders and shares, then
-    :func:`_squared_hinge_walk` without the Hessian, the gradient added into
-    ``grad`` by row.  Returns the loss."""
-    cdef Py_ssize_t top = n_neg - j_alpha - 1, bot = n_neg - j_beta, size, k, i, t, q
-    cdef double inv_n = 1.0 / (<double> n_pos * <double> (j_beta - j_alpha))
-    cdef double f = 1.0 * inv_n, c, p_m1, a, u, om, z
-    cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, total = 0.0, t0 = 0.0, t1 = 0.0
+    :func:`_squared_hinge_walk` without the Hessian on the layout it reads (laid
+    out in ``values`` and ``rows``, ``n_neg + n_pos`` entries each), the
+    gradient added into ``grad`` by row.  Returns the loss."""
+    cdef Py_ssize_t top = n_neg - j_alpha - 1, bot = n_neg - j_beta, size, k
+    cdef double inv_n = 1.0 / (<double> n_pos * <double> (j_beta - j_alpha)), z
     cdef Window w
     cdef Py_ssize_t counts[4]
     qsort(neg, n_neg, sizeof(_Scored), _by_value)
@@ -451,38 +452,20 @@ cdef double _squared_hinge_sorted(_Scored* neg, Py_ssize_t n_neg, _Scored* pos,
         counts[1] += z == w.v_top
         counts[2] += z > w.v_bot
         counts[3] += z == w.v_bot
-    w.w_top = _share(counts[0], counts[1], j_alpha, j_beta)
-    w.w_bot = _share(counts[2], counts[3], j_alpha, j_beta)
+    w.w_top = tie_share(counts[0], counts[1], j_alpha, j_beta)
+    w.w_bot = tie_share(counts[2], counts[3], j_alpha, j_beta)
     w.above_bot = counts[2]
     w.tied_bot = counts[3]
     size = w.above_bot + w.tied_bot
-    neg = neg + (n_neg - size)          # the negatives scored >= v_bot, ascending
-    # _squared_hinge_walk on (neg[:size], pos[:n_pos]), without the Hessian
-    c = w.v_bot
-    t = size - 1
-    for i in range(n_pos - 1, -1, -1):
-        p_m1 = pos[i].value - 1.0
-        while t >= 0 and neg[t].value > p_m1:
-            om = _omega(neg[t].value, &w)
-            u = neg[t].value - c
-            s0 += om
-            s1 += om * u
-            s2 += om * u * u
-            t -= 1
-        a = c - p_m1
-        total += s2 + 2.0 * a * s1 + a * a * s0
-        grad[pos[i].row] -= 2.0 * f * (s1 + a * s0)
-    q = 0
-    for t in range(size):
-        om = _omega(neg[t].value, &w)
-        while q < n_pos and pos[q].value - 1.0 < neg[t].value:
-            t0 += 1.0
-            t1 += c - (pos[q].value - 1.0)
-            q += 1
-        if om > 0.0:
-            u = neg[t].value - c
-            grad[neg[t].row] += 2.0 * f * om * (t0 * u + t1)
-    return total * inv_n
+    # the negatives scored >= v_bot, then the positives, each ascending
+    for k in range(size):
+        values[k] = neg[n_neg - size + k].value
+        rows[k] = <int> neg[n_neg - size + k].row
+    for k in range(n_pos):
+        values[size + k] = pos[k].value
+        rows[size + k] = <int> pos[k].row
+    return _squared_hinge_walk(values, rows, size + n_pos, size, &w, inv_n, 0.0, grad,
+                               NULL) * inv_n
 
 
 def squared_hinge_gradient(const floating[::1] scores, const unsigned char[::1] is_pos,
@@ -500,9 +483,13 @@ def squared_hinge_gradient(const floating[::1] scores, const unsigned char[::1] 
     """
     cdef Py_ssize_t n = scores.shape[0], n_neg = n - n_pos, k, np_ = 0, nn = 0
     cdef double total
-    cdef _Scored* rows = <_Scored*> malloc(max(n, 1) * sizeof(_Scored))
+    # the classes, then the walk's layout (values, then rows: the ints last, aligned)
+    cdef _Scored* rows = <_Scored*> malloc(max(n, 1) * (sizeof(_Scored) + sizeof(double)
+                                                        + sizeof(int)))
     cdef _Scored* neg
     cdef _Scored* pos
+    cdef double* values = <double*> (rows + n)
+    cdef int* order = <int*> (values + n)
     if rows == NULL:
         raise MemoryError()
     with nogil:
@@ -517,7 +504,8 @@ def squared_hinge_gradient(const floating[::1] scores, const unsigned char[::1] 
                 neg[nn].value = scores[k]
                 neg[nn].row = k
                 nn += 1
-        total = _squared_hinge_sorted(neg, n_neg, pos, n_pos, j_alpha, j_beta, &grad[0])
+        total = _squared_hinge_sorted(neg, n_neg, pos, n_pos, j_alpha, j_beta, values, order,
+                                      &grad[0])
     free(rows)
     return total
 
@@ -571,10 +559,14 @@ def squared_hinge_batch(const floating[::1] scores, const label_t[::1] labels,
     cdef Py_ssize_t n = scores.shape[0], k, n_pos = 0, n_neg = 0, j_alpha, j_beta
     cdef bint bad_label = False, not_finite = False
     cdef double z, total
-    cdef _Scored* rows = <_Scored*> malloc(max(n, 1) * (2 * sizeof(_Scored) + sizeof(double)))
+    # the classes, the gradient, then the walk's layout (values, then rows: ints last)
+    cdef _Scored* rows = <_Scored*> malloc(max(n, 1) * (2 * sizeof(_Scored) + 2 * sizeof(double)
+                                                        + sizeof(int)))
     cdef _Scored* neg = rows
     cdef _Scored* pos = rows + n
     cdef double* buf = <double*> (rows + 2 * n)
+    cdef double* values = buf + n
+    cdef int* order = <int*> (values + n)
     if rows == NULL:
         raise MemoryError()
     try:
@@ -600,7 +592,8 @@ def squared_hinge_batch(const floating[::1] scores, const label_t[::1] labels,
             return 0, 0.0
         j_alpha, j_beta = indices(n_neg)
         with nogil:
-            total = _squared_hinge_sorted(neg, n_neg, pos, n_pos, j_alpha, j_beta, buf)
+            total = _squared_hinge_sorted(neg, n_neg, pos, n_pos, j_alpha, j_beta, values,
+                                          order, buf)
             for k in range(n):
                 grad[k] = <floating> buf[k]
         return 1, total
