@@ -31,7 +31,8 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from . import _bootstrap, _cluster_bootstrap
-from ._resampling import StratifiedBootstrap, _descending, blocks, kernel_state
+from ._resampling import (StratifiedBootstrap, _descending, blocks, kernel_state,
+                          resample_blocks)
 
 STRATA = ("positives only", "negatives only", "both")
 
@@ -198,13 +199,8 @@ class ClusterBootstrap:
         ``grid`` also the heights (n_resamples, G) of the (single) resampled curve.
         Blocks are seeded as the row bootstrap's: the same ``random_state`` gives
         the same resamples whatever ``n_jobs``."""
-        results = Parallel(n_jobs=n_jobs, backend="threading")(
-            delayed(self._block)(seed, size, fpr_lo, fpr_hi, tpr_floor, grid)
-            for seed, size in blocks(n_resamples, random_state))
-        if grid is None:
-            return np.concatenate(results)
-        return (np.concatenate([a for a, _ in results]),
-                np.concatenate([h for _, h in results]))
+        return resample_blocks(self._block, n_resamples, random_state, fpr_lo, fpr_hi,
+                               tpr_floor, n_jobs=n_jobs, grid=grid)
 
 
 def bootstrap_of(is_pos, scores, fpr_hi, group_index=None):

@@ -62,6 +62,22 @@ def blocks(n_resamples, random_state):
     return list(zip(seed_sequence(random_state).spawn(len(sizes)), sizes))
 
 
+def resample_blocks(block, n_resamples, random_state, fpr_lo, fpr_hi, tpr_floor, *,
+                    n_jobs=None, grid=None):
+    """Run ``block(seed, size, fpr_lo, fpr_hi, tpr_floor, grid)`` over the
+    :func:`blocks` of ``n_resamples`` (in threads: the kernels release the GIL)
+    and join them: areas (n_resamples, S); with ``grid`` also the heights
+    (n_resamples, G) of the resampled curve.  The same ``random_state`` gives the
+    same resamples whatever ``n_jobs``."""
+    results = Parallel(n_jobs=n_jobs, backend="threading")(
+        delayed(block)(seed, size, fpr_lo, fpr_hi, tpr_floor, grid)
+        for seed, size in blocks(n_resamples, random_state))
+    if grid is None:
+        return np.concatenate(results)
+    return (np.concatenate([a for a, _ in results]),
+            np.concatenate([h for _, h in results]))
+
+
 def kernel_state(rng):
     """The state of a kernel's xoshiro256** generator, drawn from ``rng``: 4 words,
     the spare half-output and its flag."""
@@ -336,13 +352,8 @@ class StratifiedBootstrap:
         also the heights (n_resamples, G) of the (single) resampled curve."""
         if fpr_hi > self.fpr_hi:
             raise ValueError("the window reaches beyond the FPR the bootstrap was laid out for")
-        results = Parallel(n_jobs=n_jobs, backend="threading")(
-            delayed(self._block)(seed, size, fpr_lo, fpr_hi, tpr_floor, grid)
-            for seed, size in blocks(n_resamples, random_state))
-        if grid is None:
-            return np.concatenate(results)
-        return (np.concatenate([a for a, _ in results]),
-                np.concatenate([h for _, h in results]))
+        return resample_blocks(self._block, n_resamples, random_state, fpr_lo, fpr_hi,
+                               tpr_floor, n_jobs=n_jobs, grid=grid)
 
     def one_complete_resample(self, seed, fpr_lo, fpr_hi, tpr_floor):
         """One resample with every multiplicity drawn (tests): its areas (S,) and the
