@@ -182,8 +182,9 @@ def test_bad_batches(scores, labels, message):
         WindowLoss()(scores, torch.tensor(labels))
 
 
-def test_import_pauc_does_not_import_torch():
+def test_import_pauc_does_not_import_torch(tmp_path):
     import subprocess
     import sys
     code = "import pauc, pauc.metrics, sys; assert 'torch' not in sys.modules"
-    subprocess.run([sys.executable, "-c", code], check=True)
+    # outside the source tree, whose pauc/ folder holds no compiled modules
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
