@@ -212,6 +212,25 @@ cdef void gather_entries(const int[::1] run_of_entry, const int[::1] key,
         run_counts[run_of_entry[e]] += counts[key[e]]
 
 
+cdef void gather_runs(const int[::1] key, const int[::1] counts, Py_ssize_t start,
+                      Py_ssize_t stop, int[::1] cum, const long long[::1] ends,
+                      Py_ssize_t first, Py_ssize_t run_lo, Py_ssize_t run_hi,
+                      int[::1] run_counts) noexcept nogil:
+    """Set the count of each run ``run_lo <= r < run_hi`` (of the score whose runs
+    begin at ``first``) to the sum of its sorted entries' counts, the entries
+    ``start <= e < stop`` being those runs' entries.  A running sum kept in a
+    register, stored per entry (``cum[e + 1]``, ``cum[start]`` already set), then
+    one difference per run: exact integers, so the same counts as
+    :func:`gather_entries` without its chain of read-modify-writes within a run."""
+    cdef Py_ssize_t e, r
+    cdef int acc = cum[start]
+    for e in range(start, stop):
+        acc = acc + counts[key[e]]
+        cum[e + 1] = acc
+    for r in range(run_lo, run_hi):
+        run_counts[r] = cum[ends[r]] - (cum[ends[r - 1]] if r > first else 0)
+
+
 def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot,
                           const int[:, ::1] run_of_pos_entry,
                           const int[:, ::1] run_of_neg_entry,
@@ -226,8 +245,9 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
     The same resamples and areas as :func:`resample_areas` on the complete
     layout (the same draws in the same order from ``state``; the same runs and
     integer walk), computed the other way round: each draw adds one to its
-    slot's count, then each score adds the counts of its own prefix's sorted
-    entries into their runs (one branch-free pass) and walks them.  With S
+    slot's count, then each score sums the counts of its own prefix's sorted
+    entries (one running sum, read off at each run's end: :func:`gather_runs`)
+    and walks its runs.  With S
     score vectors a draw so costs one increment instead of S (scattered into S
     run tables), and a score reads only the entries of its own prefix: the
     cheaper way when S >= 2 and the rankers' prefixes differ.
@@ -237,7 +257,8 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
     pos_slot, neg_slot : int32 arrays of shape (S, m) and (S, n)
         The slot of each score's sorted entries.
     run_of_pos_entry, run_of_neg_entry : int32 arrays of shape (S, m) and (S, n)
-        The run (global index) of each score's sorted entries.
+        The run (global index) of each score's sorted entries (checked for shape
+        only: the runs' ends ``pos_end`` / ``neg_end`` say the same).
     pos_end, neg_end : int64 arrays of shape (R,)
         Every score's runs (:func:`merged_runs`), score after score; the values
         index that score's sorted entries.
@@ -290,6 +311,9 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
     cdef int[::1] slot_neg = np.zeros(n, dtype=np.intc)
     cdef int[::1] run_pos = np.zeros(pos_end.shape[0], dtype=np.intc)
     cdef int[::1] run_neg = np.zeros(pos_end.shape[0], dtype=np.intc)
+    # running sums of the entries' counts (cum[0] = 0), one per class, reused by every score
+    cdef int[::1] cum_pos = np.zeros(m + 1, dtype=np.intc)
+    cdef int[::1] cum_neg = np.zeros(n + 1, dtype=np.intc)
     cdef Xoshiro gen
     gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
     gen.spare = state[4]
@@ -307,9 +331,10 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
                 run = first + prefix_runs[s]
                 i = pos_end[run - 1] if run > first else 0
                 j = neg_end[run - 1] if run > first else 0
-                zero_runs(run_pos, run_neg, first, run)
-                gather_entries(run_of_pos_entry[s], pos_slot[s], slot_pos, 0, i, run_pos)
-                gather_entries(run_of_neg_entry[s], neg_slot[s], slot_neg, 0, j, run_neg)
+                gather_runs(pos_slot[s], slot_pos, 0, i, cum_pos, pos_end, first, first, run,
+                            run_pos)
+                gather_runs(neg_slot[s], slot_neg, 0, j, cum_neg, neg_end, first, first, run,
+                            run_neg)
                 area = run_walk(run_pos, run_neg, first, run, <double>m, <double>n,
                                 lo, hi, floor, no_grid, no_heights, &exhausted)
                 if exhausted:
@@ -319,9 +344,10 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
                         count_draws(&gen, k_pos, m - k_pos, m - in_prefix_pos[b], slot_pos)
                         count_draws(&gen, k_neg, n - k_neg, n - in_prefix_neg[b], slot_neg)
                         full = True
-                    zero_runs(run_pos, run_neg, run, run_start[s + 1])
-                    gather_entries(run_of_pos_entry[s], pos_slot[s], slot_pos, i, m, run_pos)
-                    gather_entries(run_of_neg_entry[s], neg_slot[s], slot_neg, j, n, run_neg)
+                    gather_runs(pos_slot[s], slot_pos, i, m, cum_pos, pos_end, first, run,
+                                run_start[s + 1], run_pos)
+                    gather_runs(neg_slot[s], slot_neg, j, n, cum_neg, neg_end, first, run,
+                                run_start[s + 1], run_neg)
                     area = run_walk(run_pos, run_neg, first, run_start[s + 1], <double>m,
                                     <double>n, lo, hi, floor, no_grid, no_heights, &exhausted)
                 areas_v[b, s] = area
