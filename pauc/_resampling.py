@@ -199,21 +199,15 @@ class StratifiedBootstrap:
         self.run_start = np.cumsum([0] + [r[0].shape[0] for r in runs]).astype(np.int64)
         self.pos_end = np.concatenate([r[0] for r in runs])
         self.neg_end = np.concatenate([r[1] for r in runs])
-        if len(runs) > 1:
-            # the gathering kernel's table: the run of each score's sorted entries
-            self.run_of_pos_entry = np.stack([
-                self._run_of_slot(ends, np.arange(ends[-1]), first)
-                for (ends, _, _), first in zip(runs, self.run_start)])
-            self.run_of_neg_entry = np.stack([
-                self._run_of_slot(ends, np.arange(ends[-1]), first)
-                for (_, ends, _), first in zip(runs, self.run_start)])
         self.prefix_runs = np.array([r[2] for r in runs], dtype=np.int64)
-        self.run_of_pos_slot = np.stack([
-            self._run_of_slot(ends, slots, first)
-            for (ends, _, _), slots, first in zip(runs, self.pos_slot, self.run_start)])
-        self.run_of_neg_slot = np.stack([
-            self._run_of_slot(ends, slots, first)
-            for (_, ends, _), slots, first in zip(runs, self.neg_slot, self.run_start)])
+        # the run of each score's sorted entries (the gathering kernel's table, several
+        # scores), and of each slot: one table per class, filled score by score
+        self.run_of_pos_slot, run_of_pos_entry = self._run_tables(
+            [r[0] for r in runs], self.pos_slot, self.run_start)
+        self.run_of_neg_slot, run_of_neg_entry = self._run_tables(
+            [r[1] for r in runs], self.neg_slot, self.run_start)
+        if len(runs) > 1:
+            self.run_of_pos_entry, self.run_of_neg_entry = run_of_pos_entry, run_of_neg_entry
         self.touched_runs = np.array([
             max(self.run_of_pos_slot[s, :self.k_pos].max(),
                 self.run_of_neg_slot[s, :self.k_neg].max()) - self.run_start[s] + 1
@@ -255,14 +249,17 @@ class StratifiedBootstrap:
         return values, slots, k, slot_row
 
     @staticmethod
-    def _run_of_slot(ends, slots, first):
-        """Run (global index) of each slot, from the runs' ends in sorted order."""
-        lengths = np.diff(np.concatenate(([0], ends)))
-        run_of_sorted = np.repeat(np.arange(first, first + ends.shape[0], dtype=np.int32),
-                                  lengths)
-        run_of_slot = np.empty(slots.shape[0], dtype=np.int32)
-        run_of_slot[slots] = run_of_sorted
-        return run_of_slot
+    def _run_tables(ends_of_score, slots, run_start):
+        """Run (global index) of each sorted entry and of each slot, per score: int32
+        arrays of the shape of ``slots``."""
+        of_entry = np.empty(slots.shape, dtype=np.int32)
+        of_slot = np.empty(slots.shape, dtype=np.int32)
+        for s, (ends, first) in enumerate(zip(ends_of_score, run_start)):
+            lengths = np.diff(ends, prepend=0)
+            of_entry[s] = np.repeat(np.arange(first, first + ends.shape[0], dtype=np.int32),
+                                    lengths)
+            of_slot[s, slots[s]] = of_entry[s]
+        return of_slot, of_entry
 
     def observed(self, fpr_lo, fpr_hi, tpr_floor, grid=None):
         """The sample's own areas (shape (S,)), and heights at ``grid`` if given."""
