@@ -212,23 +212,50 @@ cdef void gather_entries(const int[::1] run_of_entry, const int[::1] key,
         run_counts[run_of_entry[e]] += counts[key[e]]
 
 
-cdef void gather_runs(const int[::1] key, const int[::1] counts, Py_ssize_t start,
-                      Py_ssize_t stop, int[::1] cum, const long long[::1] ends,
-                      Py_ssize_t first, Py_ssize_t run_lo, Py_ssize_t run_hi,
-                      int[::1] run_counts) noexcept nogil:
-    """Set the count of each run ``run_lo <= r < run_hi`` (of the score whose runs
-    begin at ``first``) to the sum of its sorted entries' counts, the entries
-    ``start <= e < stop`` being those runs' entries.  A running sum kept in a
-    register, stored per entry (``cum[e + 1]``, ``cum[start]`` already set), then
-    one difference per run: exact integers, so the same counts as
-    :func:`gather_entries` without its chain of read-modify-writes within a run."""
-    cdef Py_ssize_t e, r
+cdef void running_counts(const int[::1] key, const int[::1] counts, Py_ssize_t start,
+                         Py_ssize_t stop, int[::1] cum) noexcept nogil:
+    """``cum[e + 1] = cum[e] + counts[key[e]]`` for the sorted entries
+    ``start <= e < stop`` (``cum[start]`` already set): the running sum kept in a
+    register, no read-modify-write of a run's count per entry."""
+    cdef Py_ssize_t e
     cdef int acc = cum[start]
     for e in range(start, stop):
         acc = acc + counts[key[e]]
         cum[e + 1] = acc
-    for r in range(run_lo, run_hi):
-        run_counts[r] = cum[ends[r]] - (cum[ends[r - 1]] if r > first else 0)
+
+
+cdef double cum_walk(const int[::1] cum_pos, const int[::1] cum_neg,
+                     const long long[::1] pos_end, const long long[::1] neg_end,
+                     Py_ssize_t first_run, Py_ssize_t stop_run,
+                     double m, double n, double lo, double hi, double floor,
+                     bint* exhausted) noexcept nogil:
+    """:func:`run_walk` (without a grid) on the running sums of the sorted entries'
+    counts: after run ``r`` the walk stands at ``cum_*[*_end[r]]``, so a run's
+    counts are differences of exact integers -- the same counts, the same
+    operations, the same area."""
+    cdef Py_ssize_t r
+    cdef long long tp = 0, fp = 0, dp, dn, twice_area = 0, width = 0
+    cdef double lo_count = lo * n, hi_count = hi * n, floor_count = floor * m
+    cdef double acc = 0.0
+    exhausted[0] = False
+    for r in range(first_run, stop_run):
+        dp = cum_pos[pos_end[r]] - tp
+        dn = cum_neg[neg_end[r]] - fp
+        if dn > 0:
+            if fp >= lo_count and fp + dn <= hi_count and tp >= floor_count:
+                twice_area += dn * (2 * tp + dp)
+                width += dn
+            else:
+                acc += clipped_area(fp / n, tp / m, (fp + dn) / n, (tp + dp) / m,
+                                    lo, hi, floor)
+        tp += dp
+        fp += dn
+        if fp >= hi_count:
+            break
+    else:
+        exhausted[0] = True
+        return 0.0
+    return twice_area / (2.0 * m * n) - floor * (width / n) + acc
 
 
 def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot,
@@ -246,8 +273,8 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
     layout (the same draws in the same order from ``state``; the same runs and
     integer walk), computed the other way round: each draw adds one to its
     slot's count, then each score sums the counts of its own prefix's sorted
-    entries (one running sum, read off at each run's end: :func:`gather_runs`)
-    and walks its runs.  With S
+    entries (a running sum: :func:`running_counts`) and walks its runs, reading
+    each run's counts off the running sums (:func:`cum_walk`).  With S
     score vectors a draw so costs one increment instead of S (scattered into S
     run tables), and a score reads only the entries of its own prefix: the
     cheaper way when S >= 2 and the rankers' prefixes differ.
@@ -305,12 +332,8 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
         raise ValueError("state must be 6 uint64 words, the first four not all zero")
     areas = np.empty((n_resamples, n_scores), dtype=np.float64)
     cdef double[:, ::1] areas_v = areas
-    cdef double[::1] no_grid = np.empty(0)
-    cdef double[::1] no_heights = np.empty(0)
     cdef int[::1] slot_pos = np.zeros(m, dtype=np.intc)
     cdef int[::1] slot_neg = np.zeros(n, dtype=np.intc)
-    cdef int[::1] run_pos = np.zeros(pos_end.shape[0], dtype=np.intc)
-    cdef int[::1] run_neg = np.zeros(pos_end.shape[0], dtype=np.intc)
     # running sums of the entries' counts (cum[0] = 0), one per class, reused by every score
     cdef int[::1] cum_pos = np.zeros(m + 1, dtype=np.intc)
     cdef int[::1] cum_neg = np.zeros(n + 1, dtype=np.intc)
@@ -331,12 +354,10 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
                 run = first + prefix_runs[s]
                 i = pos_end[run - 1] if run > first else 0
                 j = neg_end[run - 1] if run > first else 0
-                gather_runs(pos_slot[s], slot_pos, 0, i, cum_pos, pos_end, first, first, run,
-                            run_pos)
-                gather_runs(neg_slot[s], slot_neg, 0, j, cum_neg, neg_end, first, first, run,
-                            run_neg)
-                area = run_walk(run_pos, run_neg, first, run, <double>m, <double>n,
-                                lo, hi, floor, no_grid, no_heights, &exhausted)
+                running_counts(pos_slot[s], slot_pos, 0, i, cum_pos)
+                running_counts(neg_slot[s], slot_neg, 0, j, cum_neg)
+                area = cum_walk(cum_pos, cum_neg, pos_end, neg_end, first, run, <double>m,
+                                <double>n, lo, hi, floor, &exhausted)
                 if exhausted:
                     # past the prefix: the rest must be drawn (as resample_areas: the rest
                     # of each class, positives first), then every entry counts
@@ -344,12 +365,11 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
                         count_draws(&gen, k_pos, m - k_pos, m - in_prefix_pos[b], slot_pos)
                         count_draws(&gen, k_neg, n - k_neg, n - in_prefix_neg[b], slot_neg)
                         full = True
-                    gather_runs(pos_slot[s], slot_pos, i, m, cum_pos, pos_end, first, run,
-                                run_start[s + 1], run_pos)
-                    gather_runs(neg_slot[s], slot_neg, j, n, cum_neg, neg_end, first, run,
-                                run_start[s + 1], run_neg)
-                    area = run_walk(run_pos, run_neg, first, run_start[s + 1], <double>m,
-                                    <double>n, lo, hi, floor, no_grid, no_heights, &exhausted)
+                    running_counts(pos_slot[s], slot_pos, i, m, cum_pos)
+                    running_counts(neg_slot[s], slot_neg, j, n, cum_neg)
+                    area = cum_walk(cum_pos, cum_neg, pos_end, neg_end, first,
+                                    run_start[s + 1], <double>m, <double>n, lo, hi, floor,
+                                    &exhausted)
                 areas_v[b, s] = area
             was_full = full
     return areas
