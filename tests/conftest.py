@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-DEFAULT_BUDGET = 690.0        # seconds of pytest; pip's build takes about 70 more
+DEFAULT_BUDGET = 650.0        # seconds of pytest; pip install (torch included) takes about 150 more
 UNMEASURED_SECONDS = 60.0     # a slow test that does not say its cost
 
 
