@@ -12,6 +12,16 @@ cdef struct Xoshiro:
     bint has_spare
 
 
+cdef inline Xoshiro xoshiro_from(const uint64_t[::1] state) noexcept nogil:
+    """The generator of a kernel's ``state`` (pauc._resampling.kernel_state): four
+    state words, the spare half-output and its flag."""
+    cdef Xoshiro g
+    g.s0, g.s1, g.s2, g.s3 = state[0], state[1], state[2], state[3]
+    g.spare = state[4]
+    g.has_spare = state[5] != 0
+    return g
+
+
 cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
     return (x << k) | (x >> (64 - k))
 

@@ -338,9 +338,7 @@ def gather_resample_areas(const int[:, ::1] pos_slot, const int[:, ::1] neg_slot
     cdef int[::1] cum_pos = np.zeros(m + 1, dtype=np.intc)
     cdef int[::1] cum_neg = np.zeros(n + 1, dtype=np.intc)
     cdef Xoshiro gen
-    gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
-    gen.spare = state[4]
-    gen.has_spare = state[5] != 0
+    gen = xoshiro_from(state)
     with nogil:
         for b in range(n_resamples):
             memset(&slot_pos[0], 0, (m if was_full else k_pos) * sizeof(int))
@@ -533,9 +531,7 @@ def resample_areas(const int[:, ::1] run_of_pos_slot, const int[:, ::1] run_of_n
     cdef int[::1] run_pos = np.zeros(n_runs, dtype=np.intc)
     cdef int[::1] run_neg = np.zeros(n_runs, dtype=np.intc)
     cdef Xoshiro gen, at_start
-    gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
-    gen.spare = state[4]
-    gen.has_spare = state[5] != 0
+    gen = xoshiro_from(state)
     n_done = n_resamples
     with nogil:
         for b in range(n_resamples):

@@ -33,7 +33,8 @@ from libc.string cimport memset
 
 import numpy as np
 
-from ._bootstrap cimport Xoshiro, bounded_uint32, gather_entries, run_walk, walk, zero_runs
+from ._bootstrap cimport (Xoshiro, bounded_uint32, gather_entries, run_walk, walk,
+                         xoshiro_from, zero_runs)
 
 
 cdef void draw_groups(Xoshiro* gen, const long long[::1] stratum_groups,
@@ -251,9 +252,7 @@ def cluster_resample_areas(const int[:, ::1] pos_group, const int[:, ::1] neg_gr
         raise ValueError("counts_out must have shape (n_resamples, number of groups)")
     cdef long long tp_total = 0, fp_total = 0
     cdef Xoshiro gen
-    gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
-    gen.spare = state[4]
-    gen.has_spare = state[5] != 0
+    gen = xoshiro_from(state)
     with nogil:
         for b in range(n_resamples):
             draw_groups(&gen, stratum_groups, stratum_start, group_pos, group_neg, counts,
@@ -326,9 +325,7 @@ def cluster_resample_tpr(const double[::1] pos, const long long[::1] pos_group,
     cdef double[::1] tpr_v = tpr
     cdef bint drawn = group_counts is None
     cdef Xoshiro gen
-    gen.s0, gen.s1, gen.s2, gen.s3 = state[0], state[1], state[2], state[3]
-    gen.spare = state[4]
-    gen.has_spare = state[5] != 0
+    gen = xoshiro_from(state)
     with nogil:
         for b in range(n_resamples):
             if drawn:
