@@ -147,6 +147,21 @@ cdef inline Py_ssize_t heights_on_segment(double x0, double y0, double x1, doubl
     return g
 
 
+cdef inline void add_segment(long long tp, long long fp, long long dp, long long dn,
+                             double m, double n, double lo, double hi, double floor,
+                             long long* twice_area, long long* width,
+                             double* acc) noexcept nogil:
+    """One segment of a run walk, from ``(fp, tp)`` by ``(dn, dp)`` (``dn > 0``): wholly
+    inside the window and above the floor it adds ``dn (2 tp + dp)`` to the integer
+    ``twice_area`` (twice its area times ``m n``) and ``dn`` to ``width``, else its
+    clipped area in floating point to ``acc``."""
+    if fp >= lo * n and fp + dn <= hi * n and tp >= floor * m:
+        twice_area[0] += dn * (2 * tp + dp)
+        width[0] += dn
+    else:
+        acc[0] += clipped_area(fp / n, tp / m, (fp + dn) / n, (tp + dp) / m, lo, hi, floor)
+
+
 cdef double run_walk(const int[::1] run_pos, const int[::1] run_neg,
                      Py_ssize_t first_run, Py_ssize_t stop_run,
                      double m, double n, double lo, double hi, double floor,
@@ -163,19 +178,14 @@ cdef double run_walk(const int[::1] run_pos, const int[::1] run_neg,
     """
     cdef Py_ssize_t r, g = 0
     cdef long long tp = 0, fp = 0, dp, dn, twice_area = 0, width = 0
-    cdef double lo_count = lo * n, hi_count = hi * n, floor_count = floor * m
+    cdef double hi_count = hi * n
     cdef double acc = 0.0
     exhausted[0] = False
     for r in range(first_run, stop_run):
         dp = run_pos[r]
         dn = run_neg[r]
         if dn > 0:
-            if fp >= lo_count and fp + dn <= hi_count and tp >= floor_count:
-                twice_area += dn * (2 * tp + dp)
-                width += dn
-            else:
-                acc += clipped_area(fp / n, tp / m, (fp + dn) / n, (tp + dp) / m,
-                                    lo, hi, floor)
+            add_segment(tp, fp, dp, dn, m, n, lo, hi, floor, &twice_area, &width, &acc)
             if grid.shape[0]:
                 g = heights_on_segment(fp / n, tp / m, (fp + dn) / n, (tp + dp) / m,
                                        grid, grid_tpr, g)
@@ -235,19 +245,14 @@ cdef double cum_walk(const int[::1] cum_pos, const int[::1] cum_neg,
     operations, the same area."""
     cdef Py_ssize_t r
     cdef long long tp = 0, fp = 0, dp, dn, twice_area = 0, width = 0
-    cdef double lo_count = lo * n, hi_count = hi * n, floor_count = floor * m
+    cdef double hi_count = hi * n
     cdef double acc = 0.0
     exhausted[0] = False
     for r in range(first_run, stop_run):
         dp = cum_pos[pos_end[r]] - tp
         dn = cum_neg[neg_end[r]] - fp
         if dn > 0:
-            if fp >= lo_count and fp + dn <= hi_count and tp >= floor_count:
-                twice_area += dn * (2 * tp + dp)
-                width += dn
-            else:
-                acc += clipped_area(fp / n, tp / m, (fp + dn) / n, (tp + dp) / m,
-                                    lo, hi, floor)
+            add_segment(tp, fp, dp, dn, m, n, lo, hi, floor, &twice_area, &width, &acc)
         tp += dp
         fp += dn
         if fp >= hi_count:

@@ -542,6 +542,17 @@ def two_way_partial_auc_ci(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normali
                                confidence_level, n_resamples, random_state, n_jobs, group_index)
 
 
+def check_compared_rows(is_pos, method, metric, alpha, beta, groups):
+    """The checks of rankers compared on rows ``is_pos`` (two or many): the classes
+    a bootstrap needs, the groups (their codes, or None), the window's negatives."""
+    if method == "bootstrap":
+        _check_bootstrap_classes(is_pos)
+    group_index = check_groups(groups, is_pos.shape[0])
+    if metric == "partial_auc":
+        _check_window(is_pos, alpha, beta)
+    return group_index
+
+
 def compare_two_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range=None,
                         normalize="range", method=None, confidence_level=0.95,
                         n_resamples=2000, random_state=None, n_jobs=None, pos_label=None,
@@ -553,11 +564,7 @@ def compare_two_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range
     is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label,
                                           exact_ranks=True)
     _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
-    if method == "bootstrap":
-        _check_bootstrap_classes(is_pos)
-    group_index = check_groups(groups, is_pos.shape[0])
-    if metric == "partial_auc":
-        _check_window(is_pos, alpha, beta)
+    group_index = check_compared_rows(is_pos, method, metric, alpha, beta, groups)
     if method == "delong":
         (auc_a, auc_b), cov = auc_covariance(is_pos, [a, b], group_index)
         return delong_comparison(auc_a, auc_b, cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1],

@@ -42,9 +42,9 @@ from itertools import combinations
 
 import numpy as np
 
-from ._clusters import bootstrap_of, check_groups
-from ._inference import (_check_bootstrap_classes, _check_common, _check_window,
-                         compare_two_rankers, _comparison_scale,
+from ._clusters import bootstrap_of
+from ._inference import (_check_common, check_compared_rows, compare_two_rankers,
+                         _comparison_scale,
                          _comparison_settings, bootstrap_comparison, delong_comparison)
 from ._obuchowski import auc_covariance
 from ._p_adjust import adjust_pvalues, check_p_adjust
@@ -287,11 +287,7 @@ def compare_many_rankers(y_true, scores, *, metric="roc_auc", fpr_range=None, no
     checked = [check_binary_scores(y_true, v, pos_label=pos_label, exact_ranks=True)
                for v in vectors]
     is_pos, vectors = checked[0][0], [c[1] for c in checked]
-    if method == "bootstrap":
-        _check_bootstrap_classes(is_pos)
-    group_index = check_groups(groups, is_pos.shape[0])
-    if metric == "partial_auc":
-        _check_window(is_pos, alpha, beta)
+    group_index = check_compared_rows(is_pos, method, metric, alpha, beta, groups)
     if method == "delong":
         estimates, cov = auc_covariance(is_pos, vectors, group_index)
         comparisons = [delong_comparison(estimates[i], estimates[j],
