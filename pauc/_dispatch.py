@@ -22,9 +22,12 @@ The names, and the in-memory code that hands over under them:
 ``linear_scores``     their ``decision_function``: lazy chunked ``X @ coef``
 ``oracle``            :mod:`pauc.svm.oracles` on chunked scores
 ``raw_area``          :mod:`pauc.metrics` on chunked scores and labels
-``boosting_fit``      ``GradientBoostingRanker.fit`` on dask arrays or
-                      dataframes: ``xgboost.dask`` on the global window
-``boosting_scores``   its ``decision_function`` on them: lazy dask scores
+``boosting_trainer``  ``GradientBoostingRanker.fit`` on dask arrays or
+                      dataframes: the cluster's trainer of its plan
+                      (``xgboost.dask`` on the global window)
+``dask_schema``       a zero-row stand-in of dask ``X`` for scikit-learn's
+                      checks of the features
+``model_scores``      its ``decision_function`` on them: lazy dask scores
 ====================  =====================================================
 """
 

@@ -227,6 +227,7 @@ class XGBoostEngine(Engine):
     """XGBoost: every loss a custom objective, trees grown leaf-wise (module docstring)."""
 
     name = "xgboost"
+    max_bin = MAX_BIN
 
     def params(self, base, config, seed, n_threads):
         merged = dict(base)
@@ -267,9 +268,23 @@ class XGBoostEngine(Engine):
                                 "validation")],
                      "custom_metric": metric, "verbose_eval": bool(log)}
             if stopping is not None:
-                from ._xgboost_stopping import XGBoostStopping
-                extra["callbacks"] = [XGBoostStopping(stopping, metric.values)]
+                extra["callbacks"] = [self.stopping_callback(stopping, metric.values)]
         return xgb.train(params, train_set, num_boost_round=n_rounds, obj=objective, **extra)
+
+    @staticmethod
+    def stopping_callback(stopping, values):
+        """The XGBoost callback that feeds ``stopping`` the metric's records
+        ``values()`` every round (in this process or on every worker of a
+        distributed training: :mod:`pauc.boost._xgboost_stopping`)."""
+        from ._xgboost_stopping import XGBoostStopping
+        return XGBoostStopping(stopping, values)
+
+    @staticmethod
+    def stopped(booster):
+        """``(kept rounds, history)`` the stopping callback left on ``booster``."""
+        from ._xgboost_stopping import stopping_attributes
+        best_round, _, history = stopping_attributes(booster)
+        return min(best_round, booster.num_boosted_rounds()), np.asarray(history, dtype=np.float64)
 
     def predict(self, booster, X, n_rounds):
         return np.asarray(booster.inplace_predict(_dense(X), iteration_range=(0, int(n_rounds)),

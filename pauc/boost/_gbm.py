@@ -34,39 +34,26 @@ Freund, Y., Iyer, R., Schapire, R. E. and Singer, Y. "An Efficient Boosting
 Algorithm for Combining Preferences." JMLR 4, 2003.
 """
 
-import time
 import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import (BOOLEAN, FPR_RANGE, POS_LABEL, RANDOM_STATE, VERBOSE, BaseRanker,
                      Interval, Options, Satisfies)
 from .._dispatch import chunked, is_chunked, is_dask_collection
-from .._threshold import operating_threshold, predict_labels
+from .._threshold import predict_labels
 from .._validation import check_fpr_range, indices_among
 from .._loss import loss_names
 from ._candidates import LOGLOSS, candidates
-from ._crossfit import boost_fold, plan_folds, run_parallel
-from ._engines import ENGINES, effective_threads as _effective_threads, engine_of, get_engine
-from ._selection import (RankScale, blend, bootstrap_criteria, criterion,
-                         cross_fitted_ensemble, fold_quantiles, select, win_shares)
+from ._engines import ENGINES, effective_threads as _effective_threads
+from ._fit import (BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS, SELECTION_CONFIDENCE,  # noqa: F401
+                   SMOOTHING_DIVISOR, Plan, fit_plan)
+from ._local_trainer import LocalTrainer
 from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F401 (re-exported)
 
-# A candidate replaces the reference (the first candidate) only if its out-of-fold
-# criterion is higher and it beats the reference on this share of paired bootstrap
-# resamples (about one standard error).  With LightGBM's log-loss as the reference of
-# small data this bar cost up to 0.02 (docs/developer/measurements.rst); with the
-# oblivious trees as that reference it keeps them where a small set's out-of-fold
-# rows cannot tell the candidates apart.
-SELECTION_CONFIDENCE = 0.84
-BOOTSTRAP_ROUNDS = 100
-# The held-out criterion is averaged over n_iter_no_change // SMOOTHING_DIVISOR
-# rounds before a window candidate is stopped (pauc.boost._stopping.Stopping).
-SMOOTHING_DIVISOR = 4
-# Greedy ensemble selection: steps of Caruana et al.'s forward selection.
-ENSEMBLE_STEPS = 20
 # n_estimators="auto": the cap of rounds with early stopping (CatBoost's 1000: on
 # separable data the held-out log-loss falls for ever, and the small-tree candidates
 # ran to any cap), and the number of rounds without it (LightGBM's and
@@ -393,16 +380,15 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                               "measured in negative weight, which the window losses do "
                               "not implement")
 
-    def _use_stopping(self, is_pos):
-        counts = (int(is_pos.sum()), int((~is_pos).sum()))
+    def _use_stopping(self, n_pos, n_neg):
         if isinstance(self.early_stopping, bool):
-            if self.early_stopping and min(counts) < 2:
+            if self.early_stopping and min(n_pos, n_neg) < 2:
                 raise ValueError(
-                    f"early stopping holds rows out, but the data hold {counts[0]} positives "
-                    f"and {counts[1]} negatives: a training and a held-out part need one of "
+                    f"early stopping holds rows out, but the data hold {n_pos} positives "
+                    f"and {n_neg} negatives: a training and a held-out part need one of "
                     "each class; pass early_stopping=False or more rows")
             return self.early_stopping
-        return min(counts) >= 2
+        return min(n_pos, n_neg) >= 2
 
     def _rounds(self, with_stopping):
         if self.n_estimators == "auto":
@@ -410,23 +396,6 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         return self.n_estimators
 
     # ------------------------------------------------------------------ fit
-    def _params(self, candidate, seed, n_threads):
-        """The engine's parameters of ``candidate``: the estimator's tree parameters
-        (LightGBM's names, mapped by the engine), updated by the candidate's."""
-        base = {"learning_rate": float(self.learning_rate),
-                "num_leaves": int(self.num_leaves),
-                "min_data_in_leaf": int(self.min_child_samples),
-                "lambda_l2": float(self.reg_lambda)}
-        return self._engine(candidate).params(base, candidate.config, seed, n_threads)
-
-    def _learning_rate(self, candidate):
-        """``candidate``'s learning rate: its own, else the estimator's."""
-        return float(candidate.config.get("learning_rate", self.learning_rate))
-
-    def _engine(self, candidate):
-        """The engine of ``candidate``: its own, else the estimator's."""
-        return get_engine(candidate.engine or self.engine)
-
     def fit(self, X, y, sample_weight=None):
         """Cross-fit each candidate; keep the reference or a clearly better candidate.
 
@@ -445,215 +414,120 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        self._validate_params()
+        check_fpr_range(self.fpr_range)
+        trainer, shape, varying = self._trainer(X, y, sample_weight)
+        fitted = fit_plan(self._plan(trainer, shape, varying), trainer)
+        self._publish(fitted)
+        operating = self.operating_fpr
+        if operating is None:
+            operating = self.fpr_range[1] if self.fpr_range[1] < 1.0 else None
+        self.threshold_ = trainer.threshold(fitted.model, operating)
+        return self
+
+    def _trainer(self, X, y, sample_weight):
+        """The trainer of the rows (:class:`pauc.boost._fit.Trainer`), with the one
+        validation of every engine: ``classes_``, ``n_features_in_`` and
+        ``feature_names_in_`` by scikit-learn's rules, finite values only.  Also
+        the shape of the small-data rule (None on a cluster: its candidates are
+        the larger data's) and whether any feature varies."""
         if is_chunked(X, y) or is_dask_collection(X, y):
             # rows on a dask cluster: xgboost.dask on the global window (pauc._dispatch)
-            return chunked("boosting_fit")(self, X, y, sample_weight)
-        self._validate_params()
-        fpr_range = check_fpr_range(self.fpr_range)
+            trainer = chunked("boosting_trainer")(X, y, sample_weight, self.engine, self.loss,
+                                                  type(self).__name__)
+            validate_data(self, trainer.schema, reset=True, ensure_min_samples=0,
+                          ensure_all_finite=False)
+            trainer.set_positive(self._set_binary_classes(trainer.classes, trainer.classes))
+            return trainer, None, True
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
         self._check_weights(weight)
-        n_neg = int((~is_pos).sum())
+        return LocalTrainer(X, is_pos), X.shape, _varying_features(X)
+
+    def _plan(self, trainer, shape, varying):
+        """The :class:`pauc.boost._fit.Plan` of this estimator on ``trainer``'s rows."""
+        n_pos, n_neg = trainer.counts
         self.j_alpha_, self.j_beta_ = indices_among(n_neg, self.fpr_range)
         rng = check_random_state(self.random_state)
         fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max,
                                                                   size=3))
-        pool = candidates(self.loss, X.shape, int(is_pos.sum()))
-        use_stopping = self._use_stopping(is_pos)
-        if not _varying_features(X):
+        pool = candidates(self.loss, shape, n_pos)
+        stopping = self._use_stopping(n_pos, n_neg)
+        if not varying:
             warnings.warn(
                 f"{type(self).__name__}: no feature of X takes two values, so no tree can "
                 "split: the scores are constant (log-loss, the class prior)", UserWarning)
-            pool, use_stopping = (LOGLOSS,), False
+            pool, stopping = (LOGLOSS,), False
+        elif not stopping:
+            # "auto" without held-out rows: log-loss on the estimator's engine (no
+            # held-out rows to choose with); a named loss: that loss
+            pool = (LOGLOSS,) if self.loss == "auto" else pool[:1]
+        base = {"learning_rate": float(self.learning_rate),
+                "num_leaves": int(self.num_leaves),
+                "min_data_in_leaf": int(self.min_child_samples),
+                "lambda_l2": float(self.reg_lambda)}
+        return Plan(tuple(float(v) for v in self.fpr_range), pool, self.engine, base,
+                    stopping, self._rounds(stopping), self.n_iter_no_change, self.cv,
+                    self.validation_fraction, self.refit, _effective_threads(self.n_jobs),
+                    fold_seed, seed, boot_seed, self.verbose)
+
+    def _publish(self, fitted):
+        """The fitted attributes a user reads, from :func:`pauc.boost._fit.fit_plan`'s
+        record (kept as ``_fitted``: the model and every candidate's fit)."""
+        self._fitted = fitted
+        fits, selection = fitted.fits, fitted.selection
+        self.n_splits_ = fitted.n_splits
+        self.fit_seconds_ = dict(fitted.seconds)
+        self.members_ = [(n, w, bag.boosters, bag.rounds) for n, w, bag in fitted.model.members]
         self.cv_results_, self.oof_scores_, self.validation_windows_ = {}, {}, []
         self.validation_history_, self.validation_score_ = {}, {}
-        self.validation_rounds_, self.selection_confidence_, self.fit_seconds_ = {}, {}, {}
-        self._candidates, self._scales, self._raw_oof = {}, {}, {}
-        if use_stopping:
-            self._cross_fit(X, is_pos, fpr_range, pool, fold_seed, seed, boot_seed)
+        self.validation_rounds_, self.selection_confidence_ = {}, {}
+        if selection is None:
+            self.selected_ = next(iter(fits))
+            rules = {self.selected_: "fixed"}
         else:
-            self._fit_fixed(X, is_pos, fpr_range, pool, seed)
-        self._summarise()
-        self._set_threshold(self._raw_scores(X), is_pos, fpr_range)
-        return self
-
-    def _fit_fixed(self, X, is_pos, fpr_range, pool, seed):
-        """No early stopping: the one candidate (for "auto", log-loss on the
-        estimator's engine: no held-out rows to choose with), every row."""
-        candidate = LOGLOSS if self.loss == "auto" else pool[0]
-        start = time.perf_counter()
-        booster, rounds = self._boost_all_rows(X, is_pos, fpr_range, candidate, seed,
-                                               self._rounds(False))
-        self.fit_seconds_[candidate.name] = time.perf_counter() - start
-        self.n_splits_ = 0
-        self.selected_ = candidate.name
-        self.members_ = [(candidate.name, 1.0, [booster], [rounds])]
-        self._rules = {candidate.name: "fixed"}
-
-    def _boost_all_rows(self, X, is_pos, fpr_range, candidate, seed, n_rounds):
-        engine = self._engine(candidate)
-        params = self._params(candidate, seed, _effective_threads(self.n_jobs))
-        booster = engine.boost(params, candidate.loss, fpr_range, n_rounds, (X, is_pos))
-        return booster, engine.n_rounds(booster)
-
-    def _cross_fit(self, X, is_pos, fpr_range, pool, fold_seed, seed, boot_seed):
-        folds = plan_folds(self.cv, self.validation_fraction, X, is_pos, fpr_range, fold_seed)
-        self.n_splits_ = len(folds)
-        n_threads = _effective_threads(self.n_jobs)
-        jobs_count = len(pool) * len(folds)
-        per_job = max(1, n_threads // jobs_count)
-        width = max(1, self.n_iter_no_change // SMOOTHING_DIVISOR)
-        jobs = []
-        # fold after fold, each fold's candidates in turn: threads running side by
-        # side then mostly pair a GIL-free oblivious fit with a LightGBM one, whose
-        # per-round callbacks hold the GIL (two of those wait for each other)
-        for k, (train, held_out) in enumerate(folds):
-            for c in pool:
-                params = self._params(c, seed + k, per_job)
-                jobs.append((boost_fold, (self._engine(c), X, is_pos, train, held_out, c, params,
-                                          self._rounds(True), fpr_range,
-                                          self.n_iter_no_change, width,
-                                          self._learning_rate(c)),
-                             {"log": self.verbose >= 2, "history": k == 0}))
-        fits = run_parallel(jobs, n_threads)
-        covered = np.zeros(is_pos.shape[0], dtype=np.int64)
-        for _, held_out in folds:
-            covered[held_out] += 1
-        rows = covered > 0
-        self._rules = {}
-        for i, c in enumerate(pool):
-            own = fits[i::len(pool)]
-            total, raw = np.zeros(is_pos.shape[0]), np.zeros(is_pos.shape[0])
-            for (_, held_out), f in zip(folds, own):
-                total[held_out] += fold_quantiles(f.held_out_scores)
-                raw[held_out] += f.held_out_scores
-            self.oof_scores_[c.name] = np.where(rows, total / np.maximum(covered, 1), np.nan)
-            # the raw held-out scores: the reference of the candidate's RankScale, which
-            # maps the fold-bagged raw scores of new rows to normalised ranks
-            self._raw_oof[c.name] = raw[rows] / covered[rows]
-            self._candidates[c.name] = ([f.booster for f in own], [f.rounds for f in own])
-            self._rules[c.name] = c.rule
-            self.validation_history_[c.name] = own[0].history
-            self.validation_rounds_[c.name] = own[0].rounds
-            self.fit_seconds_[c.name] = float(sum(f.seconds for f in own))
-            if self.verbose:
-                print(f"[GradientBoostingRanker] {c.name}: rounds "
-                      f"{[f.rounds for f in own]}, {self.fit_seconds_[c.name]:.2f} s")
-        self._select([c.name for c in pool], [self.oof_scores_[c.name][rows] for c in pool],
-                     is_pos[rows], fpr_range, boot_seed)
-        if self.refit:
-            self._refit(pool, lambda c, n: self._boost_all_rows(X, is_pos, fpr_range, c, seed, n))
-
-    def _refit(self, pool, boost_all_rows):
-        """``refit=True``: each kept candidate boosted again on every row for the mean
-        of its fold rounds, ``boost_all_rows(candidate, n_rounds) -> (booster,
-        rounds)`` (in memory, or on a cluster)."""
-        start = time.perf_counter()
-        members = []
-        for name, weight, _, fold_rounds in self.members_:
-            c = next(c for c in pool if c.name == name)
-            booster, n = boost_all_rows(c, max(1, int(round(np.mean(fold_rounds)))))
-            members.append((name, weight, [booster], [n]))
-        self.members_ = members
-        self.fit_seconds_["refit"] = time.perf_counter() - start
-
-    def _select(self, names, oof, pos, fpr_range, boot_seed):
-        """The candidates' pooled out-of-fold criterion, the blends, the choice:
-        ``oof`` the boosted candidates' (``names``) held-out scores of the rows
-        whose labels are ``pos``, as fold quantiles (also the distributed fit's
-        validation rows); ``self._raw_oof`` their raw scores."""
-        self.validation_windows_ = validation_windows(int((~pos).sum()), fpr_range)
-        windows = self.validation_windows_
-        entries = [(n, np.eye(len(names))[i], s) for i, (n, s) in enumerate(zip(names, oof))]
-        if len(names) > 1:
-            self._scales = {n: RankScale(self._raw_oof[n]) for n in names}
-            normalized = oof          # fold quantiles: normalised ranks already
-            if "logloss" in names and "exponential" in names:
-                w = np.array([0.5 if n in ("logloss", "exponential") else 0.0 for n in names])
-                entries.append(("blend", w, blend(normalized, w)))
-            if len(names) > 2:
-                w = np.full(len(names), 1.0 / len(names))
-                entries.append(("mean", w, blend(normalized, w)))
-            w, honest = cross_fitted_ensemble(normalized, pos, fpr_range,
-                                              np.random.RandomState(boot_seed), ENSEMBLE_STEPS)
-            if np.count_nonzero(w) > 1:
-                entries.append(("ensemble", w, honest))
-        values = [criterion(pos, s, windows) for _, _, s in entries]
-        boot = bootstrap_criteria(pos, [s for _, _, s in entries], windows,
-                                  np.random.RandomState(boot_seed), BOOTSTRAP_ROUNDS)
-        labels = [e[0] for e in entries]
-        ref = 0     # the first candidate is the reference (pauc.boost._candidates)
-        kept = select(values, boot, SELECTION_CONFIDENCE, ref) if len(entries) > 1 else 0
-        shares = win_shares(boot, ref)
-        self.cv_results_ = {
-            "candidate": [e[0] for e in entries],
-            "oof_score": [float(v) for v in values],
-            "oof_std_error": [float(v) for v in boot.std(axis=0, ddof=1)],
-            "win_share": [float(v) for v in shares],
-            "rounds": [list(self._candidates[e[0]][1]) if e[0] in self._candidates else None
-                       for e in entries],
-            "weights": [{n: float(w) for n, w in zip(names, e[1]) if w > 0} for e in entries],
-            "selected": [k == kept for k in range(len(entries))],
-        }
-        for k, (n, _, _) in enumerate(entries):
-            if k < len(names):
-                self.validation_score_[n] = values[k]
-            if k != ref:
-                self.selection_confidence_[n] = float(shares[k])
-        self.selected_ = entries[kept][0]
-        self.members_ = [(n, float(w), *self._candidates[n])
-                         for n, w in zip(names, entries[kept][1]) if w > 0]
-
-    def _summarise(self):
-        """``best_loss_``, ``n_iter_``, ``stopped_on_``, ``feature_importances_``."""
-        name, _, _, rounds = max(self.members_, key=lambda m: m[1])
+            rules = {n: f.candidate.rule for n, f in fits.items()}
+            self.selected_ = selection.names[selection.kept]
+            self.validation_windows_ = selection.windows
+            self.cv_results_ = {
+                "candidate": list(selection.names),
+                "oof_score": [float(v) for v in selection.values],
+                "oof_std_error": [float(v) for v in selection.std_errors],
+                "win_share": [float(v) for v in selection.shares],
+                "rounds": [list(fits[n].bag.rounds) if n in fits else None
+                           for n in selection.names],
+                "weights": [{n: float(w) for n, w in zip(fits, weights) if w > 0}
+                            for weights in selection.weights],
+                "selected": [k == selection.kept for k in range(len(selection.names))],
+            }
+            for k, n in enumerate(selection.names):
+                if n in fits:
+                    self.validation_score_[n] = float(selection.values[k])
+                if k != 0:
+                    self.selection_confidence_[n] = float(selection.shares[k])
+            for n, f in fits.items():
+                self.oof_scores_[n] = f.oof
+                self.validation_history_[n] = f.history
+                self.validation_rounds_[n] = f.bag.rounds[0]
+        name, _, bag = max(fitted.model.members, key=lambda m: m[1])
         self.best_loss_ = name
-        self.n_iter_ = max(1, int(round(np.mean(rounds))))
-        self.stopped_on_ = self._rules[name]
-        gain = 0.0
-        for _, weight, boosters, rounds in self.members_:
-            for b, n in zip(boosters, rounds):
-                g = engine_of(b).gains(b, n, self.n_features_in_)
-                total = g.sum()
-                if total > 0:
-                    gain = gain + weight * g / total / len(boosters)
-        gain = np.zeros(self.n_features_in_) + gain
+        self.n_iter_ = max(1, int(round(np.mean(bag.rounds))))
+        self.stopped_on_ = rules[name]
+        gain = sum(w * bag.gains(self.n_features_in_) for _, w, bag in fitted.model.members)
         total = gain.sum()
         self.feature_importances_ = gain / total if total > 0 else gain
 
-    def _set_threshold(self, scores, is_pos, fpr_range):
-        """``threshold_`` at the training operating point (FPR = ``operating_fpr``,
-        default beta, Youden's point for the whole curve)."""
-        operating = self.operating_fpr
-        if operating is None:
-            operating = fpr_range[1] if fpr_range[1] < 1.0 else None
-        self.threshold_ = operating_threshold(scores, is_pos, operating)
-
     # -------------------------------------------------------------- predict
-    @staticmethod
-    def _bagged(X, boosters, rounds):
-        """The mean raw score of the fold models (each at its kept round)."""
-        total = 0.0
-        for b, n in zip(boosters, rounds):
-            total = total + engine_of(b).predict(b, X, n)
-        return total / len(boosters)
-
-    def _raw_scores(self, X):
-        if len(self.members_) == 1:
-            _, _, boosters, rounds = self.members_[0]
-            return self._bagged(X, boosters, rounds)
-        return sum(w * self._scales[n](self._bagged(X, b, r)) for n, w, b, r in self.members_)
-
     def _candidate_test_scores(self, X):
         """Every candidate's and blend's scores on ``X`` (fold-bagged): for
         benchmarks that replay the selection."""
         X = self._validate_X(X)
-        out = {n: self._bagged(X, b, r) for n, (b, r) in self._candidates.items()}
-        names = list(self._candidates)
+        fits, scales = self._fitted.fits, self._fitted.model.scales
+        out = {n: f.bag.predict(X) for n, f in fits.items()}
         for n, weights in zip(self.cv_results_.get("candidate", []),
                               self.cv_results_.get("weights", [])):
             if n not in out:
-                out[n] = sum(w * self._scales[m](out[m]) for m, w in weights.items())
-        return {n: out[n] for n in list(names) + [n for n in out if n not in names]}
+                out[n] = sum(w * scales[m](out[m]) for m, w in weights.items())
+        return out
 
     def decision_function(self, X):
         """Boosted scores (higher = more likely ``classes_[1]``).
@@ -668,8 +542,14 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
             (A lazy dask vector for a dask array or dataframe ``X``.)
         """
         if is_chunked(X) or is_dask_collection(X):
-            return chunked("boosting_scores")(self, X)     # lazy, on the workers
-        return self._raw_scores(self._validate_X(X))
+            # lazy, block by block on the workers, after scikit-learn's checks of the
+            # number of features and their names on the columns alone
+            check_is_fitted(self)
+            validate_data(self, chunked("dask_schema")(X), reset=False, ensure_min_samples=0,
+                          ensure_all_finite=False)
+            return chunked("model_scores")(self._fitted.model, X, type(self).__name__)
+        X = self._validate_X(X)
+        return self._fitted.model.predict(X)
 
     def predict(self, X):
         """``classes_[1]`` where ``decision_function(X) >= threshold_``, else ``classes_[0]``."""

@@ -44,7 +44,7 @@ except ImportError as exc:  # pragma: no cover - dask is in the test extra
                       "pip install 'pauc[dask]'") from exc
 
 from .._dispatch import register
-from ._boosting import boosting_fit, boosting_predict, boosting_scores
+from ._boosting import ClusterTrainer, dask_schema, model_scores
 from ._exact_metric import ExactMetric, exact_metric
 from ._fit import linear_scores, training_design
 from ._graphs import oracle
@@ -56,6 +56,6 @@ register("training_design", training_design)
 register("linear_scores", linear_scores)
 register("oracle", oracle)
 register("raw_area", raw_area)
-register("boosting_fit", boosting_fit)
-register("boosting_scores", boosting_scores)
-register("boosting_predict", boosting_predict)
+register("boosting_trainer", ClusterTrainer)
+register("dask_schema", dask_schema)
+register("model_scores", model_scores)

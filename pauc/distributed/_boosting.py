@@ -1,46 +1,44 @@
-"""``GradientBoostingRanker.fit`` on dask data: ``xgboost.dask`` on the global window.
+"""The cluster's trainer of ``GradientBoostingRanker``: ``xgboost.dask`` on the global window.
 
-:meth:`pauc.boost.GradientBoostingRanker.fit` hands dask input here
-(registered as ``"boosting_fit"``, :mod:`pauc._dispatch`).  The fit runs the
-in-memory fit's steps with the rows left on their workers:
+:meth:`pauc.boost.GradientBoostingRanker.fit` fits every engine by the same
+free functions over one plan (:mod:`pauc.boost._fit`); for dask input it asks
+for this trainer (registered as ``"boosting_trainer"``, :mod:`pauc._dispatch`),
+which holds the rows where they are and answers the plan's requests:
 
-1. labels: the distinct values (a few numbers reach the client), the
-   positive class by the estimator's rule, ``y == pos_label`` as a lazy
-   vector, each chunk's class counts (two numbers per chunk);
-2. the folds, by the in-memory rule: ``cv="auto"`` holds out one validation
-   split of ``validation_fraction`` where its window holds plenty of negatives
-   (:func:`pauc.boost._crossfit.auto_n_folds`, the large data a cluster is
-   for), else K folds; an int ``cv`` is K (1: the split).  Every row gets a
-   fold id on its worker, seeded and stratified by label
-   (:mod:`pauc.distributed._folds`); no row moves;
+1. labels: the distinct values (a few numbers reach the client); once the
+   estimator has named the positive class, ``y == pos_label`` as a lazy
+   vector and each chunk's class counts (two numbers per chunk);
+2. :meth:`ClusterTrainer.split`: the folds by the plan's reading of ``cv``
+   (``"auto"`` or an int; 1: one validation split of ``validation_fraction``).
+   Every row gets a fold id on its worker, seeded and stratified by label
+   (:mod:`pauc.distributed._folds`); no row moves.  The plan's checks of the
+   folds' class counts;
 3. ONE ``DaskQuantileDMatrix`` of every row, its labels carrying the fold
    (``is_positive + 2 fold``): the user's ``X`` is never copied or persisted
-   here.  Each candidate of :func:`pauc.boost._candidates.candidates` is
-   boosted once per held-out fold ``k`` by ``xgboost.dask.train`` with the
-   engine's parameters (:mod:`pauc.boost._engines`) and
+   here.  :meth:`~ClusterTrainer.boost_folds` boosts each candidate once per
+   held-out fold ``k`` by ``xgboost.dask.train`` with the plan's XGBoost
+   parameters and
    :class:`~pauc.distributed._xgboost_window.GlobalWindowObjective` (the window
    exponential loss on the exact global window of the other folds' rows, or
-   log-loss; fold ``k``'s rows get a zero gradient and Hessian), and stopped
-   by the one stopping rule (:class:`pauc.boost._stopping.Stopping`, through
-   :class:`pauc.boost._xgboost_stopping.XGBoostStopping`) on
+   log-loss; fold ``k``'s rows get a zero gradient and Hessian), stopped by the
+   plan's stopping rule on
    :class:`~pauc.distributed._xgboost_window.GlobalWindowMetric` of fold
    ``k``'s rows -- read from XGBoost's prediction cache of the same matrix, the
    exact partial AUC of every held-out row, the same value on every worker, so
    every worker stops at the same round;
 4. the out-of-fold scores: each held-out row scored on its worker by its
    fold's model at its kept round (:func:`out_of_fold_scores`), gathered on
-   the client (8 bytes per held-out row and candidate, no feature), turned
-   into fold quantiles and pooled as in memory
-   (:func:`pauc.boost._selection.fold_quantiles`); the in-memory selection
-   (:meth:`GradientBoostingRanker._select`: the candidates, their rank blends,
-   the bootstrap test against log-loss) on them -- its criterion is the exact
-   global one;
-5. the fitted model in the in-memory format (``members_``: the kept
-   candidates' fold models, averaged -- fold bagging -- or, with ``refit``,
-   one booster boosted on every row of the same matrix);
-6. the operating threshold by :func:`pauc._threshold.threshold_rule` on the
-   training scores, which stay on the workers (a few order statistics reach
-   the client, as in the chunked SVM fits).
+   the client (8 bytes per held-out row and candidate, no feature); the
+   pooling, the selection and the fold bagging are the plan's;
+5. :meth:`~ClusterTrainer.boost_all`: one booster on every row of the same
+   matrix (no early stopping, or ``refit``);
+6. :meth:`~ClusterTrainer.threshold`: the operating threshold by
+   :func:`pauc._threshold.threshold_rule` on the training scores, which stay on
+   the workers (a few order statistics reach the client, as in the chunked SVM
+   fits).
+
+A fitted model scores dask data block by block on the workers
+(:func:`model_scores`, registered as ``"model_scores"``), whichever engine grew it.
 
 A worker lost during boosting (killed, out of memory) ends the fit with a
 :class:`WorkerLostError` -- XGBoost's communicator gives up after
@@ -50,9 +48,6 @@ forever.
 References
 ----------
 Chen, T. and Guestrin, C. "XGBoost: A Scalable Tree Boosting System." KDD 2016.
-
-Caruana, R., Niculescu-Mizil, A., Crew, G. and Ksikes, A. "Ensemble Selection
-from Libraries of Models." ICML 2004.
 """
 
 import contextlib
@@ -62,11 +57,10 @@ import uuid
 import dask
 import dask.array as da
 import numpy as np
-from sklearn.utils import assert_all_finite, check_random_state
-from sklearn.utils.validation import validate_data
+from sklearn.utils import assert_all_finite
 
 from .._threshold import threshold_rule
-from .._validation import check_fpr_range, indices_among
+from ..boost._fit import FoldBag, FoldFit, Trainer
 from ._actors import distributed_client
 from ._collections import blocks, check_known_chunks
 from ._collective import CollectiveError
@@ -76,8 +70,8 @@ from ._graphs import _GraphOrderStatistics
 from ._xgboost_window import (DISTRIBUTED_LOSSES, GlobalWindowMetric, GlobalWindowObjective,
                               forget, records)
 
-__all__ = ["WorkerLostError", "COLLECTIVE_TIMEOUT", "boosting_fit", "boosting_scores",
-           "boosting_predict"]
+__all__ = ["WorkerLostError", "COLLECTIVE_TIMEOUT", "ClusterTrainer", "dask_schema",
+           "model_scores", "out_of_fold_scores"]
 
 # seconds an allreduce may wait for a peer before XGBoost's communicator fails
 COLLECTIVE_TIMEOUT = 120
@@ -131,7 +125,7 @@ def _as_arrays(X, y):
     return X, y
 
 
-def _schema(X):
+def dask_schema(X):
     """A zero-row in-memory stand-in of dask ``X`` with its columns (their names and
     dtypes for a dataframe): scikit-learn's validation reads it to set and check
     ``n_features_in_`` and ``feature_names_in_``, as the in-memory fit does."""
@@ -147,38 +141,9 @@ def _check_finite_block(block, estimator_name):
     return block
 
 
-def _finite(X, ranker):
+def _finite(X, estimator_name):
     """``X`` whose blocks are checked for NaN and infinity when computed (lazily)."""
-    return X.map_blocks(_check_finite_block, estimator_name=type(ranker).__name__,
-                        dtype=X.dtype)
-
-
-def _n_threads(client, n_jobs):
-    """Each worker's XGBoost threads: ``n_jobs`` as in memory (None = 1, -1 = all
-    of them), capped at the threads the worker has (more would only contend)."""
-    from ..boost._engines import effective_threads
-    return max(1, min(effective_threads(n_jobs), *client.nthreads().values()))
-
-
-def _check(ranker, sample_weight):
-    if ranker.engine != "xgboost":
-        raise ValueError(
-            "fit on dask data trains with xgboost.dask: pass engine='xgboost'. LightGBM's Dask "
-            "interface calls a custom objective on each worker's own rows and exposes no "
-            "collective, so its window would be each worker's, not the data's.")
-    if sample_weight is not None:
-        raise NotImplementedError("fit does not take sample_weight with dask data: a weighted "
-                                  "window would need the FPR range measured in negative "
-                                  "weight; pass sample_weight=None")
-    if not (ranker.cv == "auto" or (isinstance(ranker.cv, (int, np.integer))
-                                    and not isinstance(ranker.cv, (bool, np.bool_)))):
-        raise ValueError(f"cv={ranker.cv!r}: a distributed fit assigns the folds on the "
-                         "workers (seeded, stratified by label; rows never move), so it "
-                         "takes cv='auto' or an int, not a splitter")
-    if ranker.loss not in ("auto",) + DISTRIBUTED_LOSSES:
-        raise ValueError(f"loss={ranker.loss!r} needs the sorted window and runs on one machine "
-                         f"only; a distributed fit takes loss in "
-                         f"{['auto', *DISTRIBUTED_LOSSES]}")
+    return X.map_blocks(_check_finite_block, estimator_name=estimator_name, dtype=X.dtype)
 
 
 def _train(client, params, dtrain, n_rounds, objective, evals=None, metric=None,
@@ -207,69 +172,157 @@ def _train(client, params, dtrain, n_rounds, objective, evals=None, metric=None,
         raise
 
 
-def _n_folds(ranker, n_pos, n_neg, fpr_range):
-    """``cv`` as a number of folds (1: one validation split), by the in-memory rule
-    (:func:`pauc.boost._crossfit.auto_n_folds` for ``"auto"``)."""
-    from ..boost._crossfit import auto_n_folds
-    if ranker.cv == "auto":
-        return auto_n_folds(n_pos, n_neg, fpr_range, ranker.validation_fraction)
-    n_folds = int(ranker.cv)
-    if n_folds >= 2 and n_folds > min(n_pos, n_neg):
-        raise ValueError(
-            f"cv={n_folds} folds need at least {n_folds} rows of each class (each held-out "
-            f"fold needs a positive and a negative); the data hold {n_pos} positives "
-            f"and {n_neg} negatives: lower cv or pass cv='auto'")
-    return n_folds
+def _n_threads(client, n_threads):
+    """Each worker's XGBoost threads: the plan's (``n_jobs``: None = 1, -1 = all),
+    capped at the threads the worker has (more would only contend)."""
+    return max(1, min(n_threads, *client.nthreads().values()))
 
 
-def _check_folds(ranker, fpr_range, per_fold, n_splits):
-    """Each fold's held-out part and the rest need both classes, and the window
-    a negative of the rest (the checks of :func:`pauc.boost._crossfit.plan_folds`)."""
-    total = per_fold.sum(axis=0)
-    for k in range(n_splits):
-        held = per_fold[k]
-        for part, (p, n) in (("training", total - held), ("held-out", held)):
-            if p == 0 or n == 0:
-                raise ValueError(
-                    f"fold {k} of cv={ranker.cv!r}: its {part} part holds {p} positives and "
-                    f"{n} negatives; boosting and stopping need both classes in both parts "
-                    f"(validation_fraction={ranker.validation_fraction} of {total[0]} "
-                    f"positives and {total[1]} negatives): change cv or "
-                    "validation_fraction, or pass early_stopping=False")
-        indices_among(int(total[1] - held[1]), ranker.fpr_range,
-                      f"negatives of the training part of fold {k}")
+class ClusterTrainer(Trainer):
+    """The rows of dask ``X`` and ``y`` on their workers (module docstring).
 
+    Parameters
+    ----------
+    X : dask array or dataframe of shape (n_samples, n_features)
+    y : dask array or series, or array-like, of shape (n_samples,)
+    sample_weight : None
+    engine, loss : str
+        The estimator's: ``engine="xgboost"``, a loss with a global kernel.
+    estimator_name : str
+        Named in the finiteness messages.
 
-def _boost_fold(client, ranker, candidate, params, dtrain, fpr_range, held_out, n_held_neg):
-    """``(booster, rounds, history, best)`` of one candidate boosted on every fold
-    but ``held_out`` of the fold-coded ``dtrain`` and stopped on the exact global
-    criterion of fold ``held_out``'s rows (read from XGBoost's prediction cache of
-    the same matrix)."""
-    from ..boost._gbm import SMOOTHING_DIVISOR
-    from ..boost._stopping import Stopping, validation_windows
-    from ..boost._xgboost_stopping import XGBoostStopping, stopping_attributes
+    Attributes
+    ----------
+    schema
+        A zero-row in-memory stand-in of ``X`` (its columns' names and dtypes):
+        scikit-learn's validation reads it.
+    classes : ndarray
+        The distinct labels.
+    """
 
-    objective = GlobalWindowObjective(fpr_range, candidate.loss, fold_coded=True,
-                                      held_out=held_out)
-    name = f"pauc-{uuid.uuid4().hex}"
-    metric = GlobalWindowMetric(validation_windows(n_held_neg, fpr_range), record=name,
-                                with_logloss=candidate.rule == "logloss", fold_coded=True,
-                                held_out=held_out)
-    stopping = Stopping(metric.name, candidate.rule, ranker.n_iter_no_change,
-                        max(1, ranker.n_iter_no_change // SMOOTHING_DIVISOR),
-                        ranker._learning_rate(candidate))
-    try:
-        out = _train(client, params, dtrain, ranker._rounds(True), objective,
-                     [(dtrain, "held_out")], metric,
-                     [XGBoostStopping(stopping, _RecordedValues(name))])
-    finally:
-        # the metric's records on the workers; a worker that died has none left
-        with contextlib.suppress(Exception):
-            client.run(forget, name)
-    booster = out["booster"]
-    best_round, best, history = stopping_attributes(booster)
-    return (booster, min(best_round, booster.num_boosted_rounds()),
-            np.asarray(history, dtype=np.float64), best)
+    def __init__(self, X, y, sample_weight, engine, loss, estimator_name):
+        if engine != "xgboost":
+            raise ValueError(
+                "fit on dask data trains with xgboost.dask: pass engine='xgboost'. LightGBM's "
+                "Dask interface calls a custom objective on each worker's own rows and exposes "
+                "no collective, so its window would be each worker's, not the data's.")
+        if sample_weight is not None:
+            raise NotImplementedError("fit does not take sample_weight with dask data: a "
+                                      "weighted window would need the FPR range measured in "
+                                      "negative weight; pass sample_weight=None")
+        if loss not in ("auto",) + DISTRIBUTED_LOSSES:
+            raise ValueError(f"loss={loss!r} needs the sorted window and runs on one machine "
+                             "only; a distributed fit takes loss in "
+                             f"{['auto', *DISTRIBUTED_LOSSES]}")
+        self.client = distributed_client()
+        if self.client is None:
+            raise ValueError("fit on dask data needs a dask.distributed Client (xgboost.dask "
+                             "trains on the cluster's workers): create one, e.g. "
+                             "Client(LocalCluster(n_workers=2))")
+        self.schema = dask_schema(X)
+        # the user's X is never persisted here: XGBoost's matrix reads its blocks where
+        # they are (a persisted copy would sit beside the user's and the matrix)
+        self.X, self.y = _as_arrays(X, y)
+        _finite(self.X, estimator_name).sum().compute()   # NaN or infinity: a ValueError
+        self.classes = np.unique(da.unique(self.y).compute())
+        self._dtrain = None
+
+    def set_positive(self, pos_label):
+        """Name the positive class: the lazy labels and the class counts."""
+        self.is_pos = self.y == pos_label
+        self.chunk_counts = chunk_class_counts(self.is_pos)
+        self.counts = tuple(int(v) for v in self.chunk_counts.sum(axis=0))
+
+    def _threads(self, plan):
+        return _n_threads(self.client, plan.n_threads)
+
+    def _matrix(self, plan, folds=None):
+        """The one fold-coded XGBoost matrix of every row (labels ``is_pos + 2 fold``;
+        no folds: every row in fold 0), binned as the plan's engine bins."""
+        import xgboost.dask as xgb_dask
+        labels = self.is_pos.astype(np.float32) if folds is None else fold_labels(self.is_pos,
+                                                                                  folds)
+        return xgb_dask.DaskQuantileDMatrix(self.client, self.X, labels,
+                                            max_bin=plan.engine_of(plan.pool[0]).max_bin)
+
+    def split(self, plan):
+        if not isinstance(plan.cv, (str, int, np.integer)):
+            raise ValueError(f"cv={plan.cv!r}: a distributed fit assigns the folds on the "
+                             "workers (seeded, stratified by label; rows never move), so it "
+                             "takes cv='auto' or an int, not a splitter")
+        n_pos, n_neg = self.counts
+        self.n_splits = plan.n_folds(n_pos, n_neg)
+        folds = assign_folds(self.is_pos, self.n_splits, plan.fold_seed,
+                             plan.validation_fraction, counts=self.chunk_counts)
+        (self.folds,) = dask.persist(folds)     # 1 byte per row, read by every step below
+        held = fold_class_counts(self.is_pos, self.folds, self.n_splits)[:self.n_splits]
+        plan.check_folds([(n_pos - p, n_neg - n) for p, n in held], held)
+        self._held_negatives = [int(n) for _, n in held]
+        # the rows some fold holds out (a validation split holds out fold 0 only)
+        mask = self.folds < self.n_splits if self.n_splits == 1 else None
+        pos, folds = dask.compute(self.is_pos if mask is None else self.is_pos[mask],
+                                  self.folds if mask is None else self.folds[mask])
+        self.labels, self._held_folds = np.asarray(pos, dtype=bool), np.asarray(folds)
+        self._mask = mask
+        self._dtrain = self._matrix(plan, self.folds)
+        return self.n_splits
+
+    def held_out_rows(self, k):
+        return np.flatnonzero(self._held_folds == k)
+
+    def boost_folds(self, plan):
+        per_candidate = []
+        for c in plan.pool:
+            start = time.perf_counter()
+            fits = [self._boost_fold(plan, c, k) for k in range(self.n_splits)]
+            seconds = (time.perf_counter() - start) / self.n_splits
+            # the held-out rows' raw scores, each by its own fold's model, gathered on
+            # the client (8 bytes per held-out row, no feature)
+            raw = out_of_fold_scores([f[0] for f in fits], [f[1] for f in fits], self.X,
+                                     self.folds)
+            raw = np.asarray((raw if self._mask is None else raw[self._mask]).compute(),
+                             dtype=np.float64)
+            per_candidate.append([FoldFit(b, n, history, raw[self._held_folds == k], seconds)
+                                  for k, (b, n, history) in enumerate(fits)])
+        return per_candidate
+
+    def _boost_fold(self, plan, candidate, k):
+        """``(booster, kept rounds, history)`` of ``candidate`` boosted on every fold
+        but ``k`` of the fold-coded matrix and stopped on the exact global criterion
+        of fold ``k``'s rows (read from XGBoost's prediction cache of the matrix)."""
+        engine = plan.engine_of(candidate)
+        objective = GlobalWindowObjective(plan.fpr_range, candidate.loss, fold_coded=True,
+                                          held_out=k)
+        name = f"pauc-{uuid.uuid4().hex}"
+        metric = GlobalWindowMetric(plan.windows(self._held_negatives[k]), record=name,
+                                    with_logloss=candidate.rule == "logloss", fold_coded=True,
+                                    held_out=k)
+        stopping = plan.stopping_rule(candidate, metric.name)
+        try:
+            out = _train(self.client, plan.params(candidate, k, self._threads(plan)),
+                         self._dtrain, plan.rounds, objective, [(self._dtrain, "held_out")],
+                         metric, [engine.stopping_callback(stopping, _RecordedValues(name))])
+        finally:
+            # the metric's records on the workers; a worker that died has none left
+            with contextlib.suppress(Exception):
+                self.client.run(forget, name)
+        booster = out["booster"]
+        return (booster, *engine.stopped(booster))
+
+    def boost_all(self, plan, candidate, n_rounds):
+        if self._dtrain is None:
+            self._dtrain = self._matrix(plan)
+        booster = _train(self.client, plan.params(candidate, 0, self._threads(plan)),
+                         self._dtrain, n_rounds,
+                         GlobalWindowObjective(plan.fpr_range, candidate.loss,
+                                               fold_coded=True))["booster"]
+        return FoldBag([booster], [booster.num_boosted_rounds()])
+
+    def threshold(self, model, operating_fpr):
+        # a few order statistics of the training scores, which stay on the workers
+        (scores,) = dask.persist(_lazy_scores(model, self.X))
+        return threshold_rule(_GraphOrderStatistics(blocks(scores), blocks(self.is_pos),
+                                                    _Counts(*self.counts)), operating_fpr)
 
 
 def _held_out_block(X, folds, boosters, rounds):
@@ -293,179 +346,25 @@ def out_of_fold_scores(boosters, rounds, X, folds):
                          rounds=[int(n) for n in rounds], drop_axis=1, dtype=np.float64)
 
 
-def boosting_fit(ranker, X, y, sample_weight):
-    """:meth:`GradientBoostingRanker.fit` on dask ``X``, ``y`` (module docstring)."""
-    import xgboost.dask as xgb_dask
-
-    from ..boost._candidates import candidates
-    from ..boost._engines import MAX_BIN
-
-    ranker._validate_params()
-    _check(ranker, sample_weight)
-    fpr_range = check_fpr_range(ranker.fpr_range)
-    client = distributed_client()
-    if client is None:
-        raise ValueError("fit on dask data needs a dask.distributed Client (xgboost.dask trains "
-                         "on the cluster's workers): create one, e.g. "
-                         "Client(LocalCluster(n_workers=2))")
-    # the user's X is never persisted here: XGBoost's matrix reads its blocks where
-    # they are (a persisted copy would sit beside the user's and the matrix)
-    # n_features_in_ and feature_names_in_ by scikit-learn's rule, as in memory
-    validate_data(ranker, _schema(X), reset=True, ensure_min_samples=0,
-                  ensure_all_finite=False)
-    X, y = _as_arrays(X, y)
-    _finite(X, ranker).sum().compute()       # one pass: NaN or infinity is a ValueError
-    classes = np.unique(da.unique(y).compute())
-    pos_label = ranker._set_binary_classes(classes, classes)
-    is_pos = y == pos_label
-    chunk_counts = chunk_class_counts(is_pos)
-    n_pos, n_neg = (int(v) for v in chunk_counts.sum(axis=0))
-    ranker.j_alpha_, ranker.j_beta_ = indices_among(n_neg, ranker.fpr_range)
-    rng = check_random_state(ranker.random_state)
-    # the in-memory fit's draws: the folds, the boosting, the bootstrap
-    fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max, size=3))
-    # the in-memory rule reads only whether each class has two rows: a stand-in of
-    # at most two labels per class (the counts are already on the client)
-    use_stopping = ranker._use_stopping(np.repeat(np.array([True, False]),
-                                                  [min(n_pos, 2), min(n_neg, 2)]))
-    # no shape: the larger-data candidates, all boosted by XGBoost (pauc's oblivious
-    # trees, the small-data reference in memory, run in one process only)
-    # (the in-memory rule of few positives: the reference alone)
-    pool = candidates(ranker.loss, None, n_pos)
-    n_threads = _n_threads(client, ranker.n_jobs)
-    ranker.cv_results_, ranker.oof_scores_, ranker.validation_windows_ = {}, {}, []
-    ranker.validation_history_, ranker.validation_score_ = {}, {}
-    ranker.validation_rounds_, ranker.selection_confidence_, ranker.fit_seconds_ = {}, {}, {}
-    ranker._candidates, ranker._scales, ranker._rules, ranker._raw_oof = {}, {}, {}, {}
-    if not use_stopping:
-        c = pool[0]           # as in memory: the one candidate (log-loss for "auto")
-        start = time.perf_counter()
-        dtrain = xgb_dask.DaskQuantileDMatrix(client, X, is_pos.astype(np.float32),
-                                              max_bin=MAX_BIN)
-        booster = _train(client, ranker._params(c, seed, n_threads), dtrain,
-                         ranker._rounds(False), GlobalWindowObjective(fpr_range, c.loss))
-        booster = booster["booster"]
-        del dtrain
-        ranker.fit_seconds_[c.name] = time.perf_counter() - start
-        ranker.n_splits_ = 0
-        ranker.selected_ = c.name
-        ranker._candidates[c.name] = ([booster], [booster.num_boosted_rounds()])
-        ranker._rules[c.name] = "fixed"
-        ranker.members_ = [(c.name, 1.0, *ranker._candidates[c.name])]
-    else:
-        _cross_fit(client, ranker, X, is_pos, chunk_counts, fpr_range, pool,
-                   (fold_seed, seed, boot_seed), n_threads)
-    ranker._summarise()
-    # the operating threshold from a few order statistics of the training scores,
-    # which stay on the workers
-    (scores,) = dask.persist(_lazy_scores(ranker, X))
-    counts = _Counts(n_pos, n_neg)
-    operating = ranker.operating_fpr
-    if operating is None:
-        operating = fpr_range[1] if fpr_range[1] < 1.0 else None
-    ranker.threshold_ = threshold_rule(
-        _GraphOrderStatistics(blocks(scores), blocks(is_pos), counts), operating)
-    return ranker
+def _score_block(block, model):
+    return model.predict(block)
 
 
-def _cross_fit(client, ranker, X, is_pos, chunk_counts, fpr_range, pool, seeds, n_threads):
-    """Steps 2-5 of the module docstring: the folds, every candidate on every fold,
-    the pooled out-of-fold selection, the fold-bagged (or refit) model."""
-    import xgboost.dask as xgb_dask
-
-    from ..boost._engines import MAX_BIN
-    from ..boost._selection import fold_quantiles
-
-    fold_seed, seed, boot_seed = seeds
-    n_pos, n_neg = (int(v) for v in chunk_counts.sum(axis=0))
-    n_folds = _n_folds(ranker, n_pos, n_neg, fpr_range)
-    folds = assign_folds(is_pos, n_folds, fold_seed, ranker.validation_fraction,
-                         counts=chunk_counts)
-    (folds,) = dask.persist(folds)         # 1 byte per row, read by every step below
-    per_fold = fold_class_counts(is_pos, folds, n_folds)
-    n_splits = n_folds                     # a validation split holds out fold 0 only
-    _check_folds(ranker, fpr_range, per_fold, n_splits)
-    ranker.n_splits_ = n_splits
-    # one XGBoost matrix of every row serves every fold: the labels carry the fold
-    dtrain = xgb_dask.DaskQuantileDMatrix(client, X, fold_labels(is_pos, folds),
-                                          max_bin=MAX_BIN)
-    held = folds < n_splits if n_splits == 1 else None
-    pos_held, folds_held = dask.compute(is_pos if held is None else is_pos[held],
-                                        folds if held is None else folds[held])
-    pos_held, folds_held = np.asarray(pos_held, dtype=bool), np.asarray(folds_held)
-    for c in pool:
-        start = time.perf_counter()
-        fits = [_boost_fold(client, ranker, c, ranker._params(c, seed + k, n_threads), dtrain,
-                            fpr_range, k, int(per_fold[k, 1])) for k in range(n_splits)]
-        ranker.fit_seconds_[c.name] = time.perf_counter() - start
-        boosters, rounds = [f[0] for f in fits], [f[1] for f in fits]
-        ranker._candidates[c.name] = (boosters, rounds)
-        ranker._rules[c.name] = c.rule
-        ranker.validation_history_[c.name] = fits[0][2]
-        ranker.validation_rounds_[c.name] = rounds[0]
-        # the held-out rows' raw scores, each by its own fold's model, gathered on the
-        # client (8 bytes per held-out row, no feature): the selection's input
-        raw = out_of_fold_scores(boosters, rounds, X, folds)
-        raw = np.asarray((raw if held is None else raw[held]).compute(), dtype=np.float64)
-        pooled = np.empty_like(raw)
-        for k in range(n_splits):
-            rows = folds_held == k
-            pooled[rows] = fold_quantiles(raw[rows])
-        ranker._raw_oof[c.name] = raw
-        ranker.oof_scores_[c.name] = pooled
-        if ranker.verbose:
-            print(f"[GradientBoostingRanker] {c.name} (xgboost.dask): rounds {rounds}, "
-                  f"{ranker.fit_seconds_[c.name]:.2f} s")
-    names = [c.name for c in pool]
-    ranker._select(names, [ranker.oof_scores_[n] for n in names], pos_held, fpr_range,
-                   boot_seed)
-    if ranker.refit:
-        ranker._refit(pool, lambda c, n: (
-            _train(client, ranker._params(c, seed, n_threads), dtrain, n,
-                   GlobalWindowObjective(fpr_range, c.loss, fold_coded=True))["booster"], n))
+def _lazy_scores(model, X):
+    """``model``'s scores on dask array ``X``, block by block on the workers (the
+    model is one node of the graph, sent to each worker once)."""
+    return da.map_blocks(_score_block, X, dask.delayed(model, pure=True), drop_axis=1,
+                         dtype=np.float64, meta=np.empty(0))
 
 
-def _lazy_scores(ranker, X):
-    """The fitted model's scores on dask ``X`` (as ``GradientBoostingRanker._raw_scores``):
-    one member, the mean raw score of its boosters; several, the weighted mean of
-    their normalised ranks (each block mapped on its worker)."""
-    def bagged(boosters, rounds):
-        total = None
-        for b, n in zip(boosters, rounds):
-            s = boosting_predict(b, X, n).astype(np.float64)
-            total = s if total is None else total + s
-        return total / len(boosters)
-
-    if len(ranker.members_) == 1:
-        _, _, boosters, rounds = ranker.members_[0]
-        return bagged(boosters, rounds)
-    return sum(w * bagged(b, r).map_blocks(ranker._scales[n], dtype=np.float64)
-               for n, w, b, r in ranker.members_)
-
-
-def boosting_predict(booster, X, n_iter):
-    """Raw scores of the first ``n_iter`` rounds of ``booster`` on dask ``X``, lazily."""
-    import xgboost.dask as xgb_dask
-    client = distributed_client()
-    if client is None:
-        raise ValueError("scoring dask data with an XGBoost model needs a dask.distributed "
-                         "Client")
-    return xgb_dask.predict(client, booster, X, output_margin=True,
-                            iteration_range=(0, int(n_iter)))
-
-
-def boosting_scores(ranker, X):
-    """``decision_function`` of a fitted ranker on dask ``X``: a lazy dask vector."""
-    from sklearn.utils.validation import check_is_fitted
-    check_is_fitted(ranker)
-    if not all(hasattr(b, "inplace_predict") for _, _, boosters, _ in ranker.members_
-               for b in boosters):
-        raise ValueError("scoring dask data needs a model fitted with engine='xgboost'")
+def model_scores(model, X, estimator_name):
+    """``decision_function`` of a fitted ``GradientBoostingRanker`` (its model,
+    :class:`pauc.boost._fit.Model`) on dask ``X``: a lazy dask vector; NaN or
+    infinity in a block is the in-memory ``ValueError`` when it is computed."""
     if getattr(X, "ndim", 2) != 2:
         raise ValueError(f"X must be 2-d, got shape {X.shape}")
-    # the number of features and their names (order included) by scikit-learn's rule
-    validate_data(ranker, _schema(X), reset=False, ensure_min_samples=0,
-                  ensure_all_finite=False)
     if hasattr(X, "to_dask_array"):
         X = X.to_dask_array(lengths=True)
-    return _lazy_scores(ranker, _finite(X, ranker))
+    if X.numblocks[1] > 1:
+        X = X.rechunk({1: -1})
+    return _lazy_scores(model, _finite(X, estimator_name))

@@ -63,9 +63,10 @@ def test_out_of_fold_scores_are_the_fold_models_predictions():
     model = GradientBoostingRanker((0.0, 0.2), n_estimators=40, n_iter_no_change=10,
                                    cv=splitter, random_state=0).fit(X, y)
     assert model.n_splits_ == 3
-    assert set(model._candidates) == {"logloss-oblivious", "logloss", "exponential"}
-    for name, (boosters, rounds) in model._candidates.items():
-        for (_, held_out), booster, n in zip(splitter.split(X, y), boosters, rounds):
+    assert set(model._fitted.fits) == {"logloss-oblivious", "logloss", "exponential"}
+    for name, fit in model._fitted.fits.items():
+        for (_, held_out), booster, n in zip(splitter.split(X, y), fit.bag.boosters,
+                                             fit.bag.rounds):
             np.testing.assert_allclose(
                 model.oof_scores_[name][held_out],
                 fold_quantiles(engine_of(booster).predict(booster, X[held_out], n)),

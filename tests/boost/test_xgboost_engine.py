@@ -61,21 +61,24 @@ def test_both_engines_stop_where_the_one_rule_says(engine, loss):
     # replaying the recorded held-out criterion (window rule) or refitting the rule
     # on the same values gives the kept round; boosting ended the round it said stop
     from pauc.boost._candidates import candidates
-    from pauc.boost._crossfit import boost_fold
     from pauc.boost._engines import get_engine
+    from pauc.boost._fit import Plan
+    from pauc.boost._local_trainer import boost_fold
     from pauc.boost._stopping import Stopping
     X, y = _data(1500, seed=3)
     is_pos = y == 1
     train, held_out = np.arange(1200), np.arange(1200, 1500)
     (candidate,) = candidates(loss)
     eng = get_engine(engine)
-    params = eng.params({"learning_rate": 0.3, "num_leaves": 15}, candidate.config, 0, 1)
-    fit = boost_fold(eng, X, is_pos, train, held_out, candidate, params, 400, (0.0, 0.2),
-                     patience=10, width=3, learning_rate=0.3)
+    # patience 12: the criterion smoothed over 12 // 4 = 3 rounds
+    plan = Plan((0.0, 0.2), (candidate,), engine, {"learning_rate": 0.3, "num_leaves": 15},
+                True, 400, 12, 1, 0.1, False, 1, 0, 0, 0)
+    fit = boost_fold(plan, candidate, X, is_pos, train, held_out,
+                     plan.params(candidate, 0, 1))
     n_boosted = eng.n_rounds(fit.booster)
     assert n_boosted < 400 and fit.history.shape == (n_boosted,)
     if candidate.rule == "window":
-        replay = Stopping("c", "window", 10, 3)
+        replay = Stopping("c", "window", 12, 3)
         stops = [replay.update(v) for v in fit.history]
         assert stops[-1] and not any(stops[:-1])
         assert replay.best_round == fit.rounds

@@ -6,6 +6,8 @@ zero gradient, and the out-of-fold scores are pooled and selected by the
 in-memory rules.
 """
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -22,6 +24,7 @@ from _boosting_problems import nonlinear, sorted_chunks  # noqa: E402
 from pauc.boost import GradientBoostingRanker  # noqa: E402
 from pauc.boost._candidates import LARGE_DATA  # noqa: E402
 from pauc.boost._crossfit import auto_n_folds  # noqa: E402
+from pauc.boost._fit import select_candidates  # noqa: E402
 from pauc.boost._selection import criterion, fold_quantiles  # noqa: E402
 from pauc.boost._stopping import validation_windows  # noqa: E402
 from pauc.distributed._boosting import _train, out_of_fold_scores  # noqa: E402
@@ -148,17 +151,18 @@ def test_cross_fitted_selection_is_the_in_memory_rules_on_the_oof_scores(cluster
     assert set(model.cv_results_) == set(in_memory.cv_results_)
     # the cluster boosts the larger-data candidates (no oblivious trees there)
     assert model.cv_results_["candidate"][:4] == [c.name for c in LARGE_DATA]
-    for name, (boosters, rounds) in model._candidates.items():
-        assert len(boosters) == len(rounds) == 5
+    fits = model._fitted.fits
+    for fit in fits.values():
+        assert len(fit.bag.boosters) == len(fit.bag.rounds) == 5
     # the folds rebuilt from the fit's seed; each row's out-of-fold score recomputed
     # on the client with its fold's booster, independently of the fit's code
     fold_seed, _, boot_seed = (int(v) for v in check_random_state(0).randint(
         np.iinfo(np.int32).max, size=3))
     folds = assign_folds(dy == 1, 5, fold_seed).compute()
-    names = list(model._candidates)
+    names = list(fits)
     pooled = {}
     for name in names:
-        boosters, rounds = model._candidates[name]
+        boosters, rounds = fits[name].bag.boosters, fits[name].bag.rounds
         raw = np.empty(3000)
         quantiles = np.empty(3000)
         for k in range(5):
@@ -166,7 +170,7 @@ def test_cross_fitted_selection_is_the_in_memory_rules_on_the_oof_scores(cluster
             raw[rows] = boosters[k].inplace_predict(X[rows], iteration_range=(0, rounds[k]),
                                                     predict_type="margin")
             quantiles[rows] = fold_quantiles(raw[rows])
-        np.testing.assert_array_equal(model._raw_oof[name], raw)
+        np.testing.assert_array_equal(fits[name].raw, raw)
         np.testing.assert_array_equal(model.oof_scores_[name], quantiles)
         pooled[name] = quantiles
         # fold 0's stopping history at the kept round: the exact criterion of its rows
@@ -174,14 +178,15 @@ def test_cross_fitted_selection_is_the_in_memory_rules_on_the_oof_scores(cluster
         windows = validation_windows(int((y[held] == 0).sum()), window)
         assert model.validation_history_[name][rounds[0] - 1] == pytest.approx(
             criterion(y[held] == 1, raw[held], windows), rel=1e-12)
-    # the in-memory rules on the recomputed, gathered out-of-fold scores
-    replay = GradientBoostingRanker(window, random_state=0)
-    replay._candidates = model._candidates
-    replay._raw_oof = {n: model._raw_oof[n] for n in names}
-    replay.validation_score_, replay.selection_confidence_ = {}, {}
-    replay._select(names, [pooled[n] for n in names], y == 1, window, boot_seed)
-    assert replay.selected_ == model.selected_
-    assert replay.cv_results_ == model.cv_results_
+    # the one selection of every engine on the recomputed, gathered out-of-fold scores
+    plan = model._fitted.plan
+    assert plan.boot_seed == boot_seed
+    replay = select_candidates(plan, {n: dataclasses.replace(fits[n], oof=pooled[n])
+                                      for n in names}, y == 1, np.ones(3000, dtype=bool))
+    assert replay.names[replay.kept] == model.selected_
+    assert replay.names == model.cv_results_["candidate"]
+    np.testing.assert_array_equal(replay.values, model.cv_results_["oof_score"])
+    np.testing.assert_array_equal(replay.shares, model.cv_results_["win_share"])
     # the fold-bagged model: the kept members' 5 boosters, averaged (lazily too)
     np.testing.assert_allclose(model.decision_function(dX).compute(),
                                model.decision_function(X), rtol=1e-6)

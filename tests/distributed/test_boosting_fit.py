@@ -59,8 +59,13 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
                                rtol=1e-6)
     # a blend's lazy scores too (each member's normalised rank, mapped on the workers)
     import copy
+    import dataclasses
+
+    from pauc.boost._fit import Model
     blend = copy.copy(model)
-    blend.members_ = [(n, 0.5, *model._candidates[n]) for n in ("logloss", "exponential")]
+    fitted = model._fitted
+    blend._fitted = dataclasses.replace(fitted, model=Model(
+        [(n, 0.5, fitted.fits[n].bag) for n in ("logloss", "exponential")], fitted.model.scales))
     np.testing.assert_allclose(blend.decision_function(dX).compute(),
                                blend.decision_function(dX.compute()), rtol=1e-6)
     from pauc._threshold import operating_threshold

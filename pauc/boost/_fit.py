@@ -1,0 +1,371 @@
+"""``GradientBoostingRanker.fit`` as free functions over a plan, for every engine.
+
+The estimator turns its parameters and the training rows' class counts into one
+:class:`Plan` and calls :func:`fit_plan`; the rows stay behind a *trainer*, the one
+object that knows where they are:
+
+* :class:`pauc.boost._crossfit.LocalTrainer`: rows in memory, each (candidate,
+  fold) boosted by an in-process engine (:mod:`pauc.boost._engines`) in
+  parallel threads;
+* the cluster's trainer (``pauc.distributed``, handed over under
+  ``"boosting_trainer"`` by :mod:`pauc._dispatch`): rows on dask workers, one
+  fold-coded ``xgboost.dask`` matrix, every round on the exact global window.
+
+A trainer answers five requests (:class:`Trainer`); everything else -- the
+rules of ``cv``, the rounds, the stopping rule, the pooling of out-of-fold
+scores, the selection, the refit, the fitted model -- is written once here,
+so that a rule cannot drift between engines.  The results are records
+(:class:`FoldFit`, :class:`CandidateFit`, :class:`Selection`, :class:`Fitted`)
+and the fitted model is a :class:`Model` of :class:`FoldBag` members, which
+predict like LightGBM's ``CVBooster``.
+
+References
+----------
+Caruana, R., Niculescu-Mizil, A., Crew, G. and Ksikes, A. "Ensemble Selection
+from Libraries of Models." ICML 2004.
+
+Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing the
+Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
+"""
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._crossfit import check_fold_counts, n_folds
+from ._engines import engine_of, get_engine
+from ._selection import (RankScale, blend, bootstrap_criteria, criterion,
+                         cross_fitted_ensemble, fold_quantiles, select, win_shares)
+from ._stopping import Stopping, validation_windows
+
+__all__ = ["Plan", "Trainer", "FoldFit", "FoldBag", "CandidateFit", "Selection", "Model",
+           "Fitted", "fit_plan", "select_candidates", "SELECTION_CONFIDENCE",
+           "BOOTSTRAP_ROUNDS", "SMOOTHING_DIVISOR", "ENSEMBLE_STEPS"]
+
+# A candidate replaces the reference (the first candidate) only if its out-of-fold
+# criterion is higher and it beats the reference on this share of paired bootstrap
+# resamples (about one standard error).  With LightGBM's log-loss as the reference of
+# small data this bar cost up to 0.02 (docs/developer/measurements.rst); with the
+# oblivious trees as that reference it keeps them where a small set's out-of-fold
+# rows cannot tell the candidates apart.
+SELECTION_CONFIDENCE = 0.84
+BOOTSTRAP_ROUNDS = 100
+# The held-out criterion is averaged over n_iter_no_change // SMOOTHING_DIVISOR
+# rounds before a window candidate is stopped (pauc.boost._stopping.Stopping).
+SMOOTHING_DIVISOR = 4
+# Greedy ensemble selection: steps of Caruana et al.'s forward selection.
+ENSEMBLE_STEPS = 20
+
+
+# ---------------------------------------------------------------------- the plan
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a fit decides before it boosts, for any trainer.
+
+    Attributes
+    ----------
+    fpr_range : (float, float)
+    pool : tuple of pauc.boost._candidates.Candidate
+        The candidates, the reference first (one candidate without stopping).
+    engine : str
+        The engine of the candidates that name none (the estimator's).
+    base : dict
+        The estimator's tree parameters in LightGBM's names.
+    stopping : bool
+        Cross-fit and stop on held-out folds; False: ``rounds`` on every row.
+    rounds : int
+        The cap of rounds with stopping, the number of rounds without.
+    patience : int
+        ``n_iter_no_change``.
+    cv, validation_fraction
+        The estimator's (their one interpretation: :meth:`n_folds`,
+        :meth:`check_folds`).
+    refit : bool
+    n_threads : int
+        The threads of the whole fit (``n_jobs``, None = 1, -1 = all).
+    fold_seed, seed, boot_seed : int
+        The folds', the engines' (fold ``k`` boosts with ``seed + k``) and the
+        selection bootstrap's seeds.
+    verbose : int
+    """
+
+    fpr_range: tuple
+    pool: tuple
+    engine: str
+    base: dict = field(hash=False)
+    stopping: bool
+    rounds: int
+    patience: int
+    cv: object
+    validation_fraction: float
+    refit: bool
+    n_threads: int
+    fold_seed: int
+    seed: int
+    boot_seed: int
+    verbose: int = 0
+
+    def engine_of(self, candidate):
+        """The in-process engine of ``candidate``: its own, else the estimator's."""
+        return get_engine(candidate.engine or self.engine)
+
+    def params(self, candidate, fold, n_threads):
+        """``candidate``'s engine parameters for fold ``fold`` (0 on every row)."""
+        return self.engine_of(candidate).params(self.base, candidate.config,
+                                                self.seed + fold, n_threads)
+
+    def learning_rate(self, candidate):
+        """``candidate``'s learning rate: its own, else the estimator's."""
+        return float(candidate.config.get("learning_rate", self.base["learning_rate"]))
+
+    def stopping_rule(self, candidate, criterion_name):
+        """A fresh :class:`~pauc.boost._stopping.Stopping` of ``candidate`` on one fold:
+        the held-out criterion is smoothed over ``patience // SMOOTHING_DIVISOR``
+        rounds."""
+        return Stopping(criterion_name, candidate.rule, self.patience,
+                        max(1, self.patience // SMOOTHING_DIVISOR),
+                        self.learning_rate(candidate))
+
+    def windows(self, n_neg):
+        """The windows of the held-out criterion on ``n_neg`` held-out negatives."""
+        return validation_windows(n_neg, self.fpr_range)
+
+    def n_folds(self, n_pos, n_neg):
+        """``cv`` as a number of folds (1: one validation split); None for a splitter."""
+        return n_folds(self.cv, n_pos, n_neg, self.fpr_range, self.validation_fraction)
+
+    def check_folds(self, train_counts, held_counts):
+        """Refuse folds whose parts lack a class or whose window lacks a negative;
+        ``*_counts[k] = (positives, negatives)`` of fold ``k``'s parts."""
+        check_fold_counts(self.cv, self.validation_fraction, self.fpr_range,
+                          train_counts, held_counts)
+
+
+# ---------------------------------------------------------------------- records
+
+@dataclass
+class FoldFit:
+    """One candidate boosted on one fold's training part, stopped on its held-out part."""
+    booster: object
+    rounds: int
+    history: np.ndarray
+    held_out_scores: np.ndarray     # raw, in the order of the trainer's held-out rows
+    seconds: float
+
+
+class FoldBag:
+    """A candidate's boosters (one per fold, or one on every row) and their kept
+    rounds; predicts their mean raw score (fold bagging, as LightGBM's
+    ``CVBooster``)."""
+
+    def __init__(self, boosters, rounds):
+        self.boosters, self.rounds = list(boosters), [int(n) for n in rounds]
+
+    def predict(self, X):
+        """The mean raw score of the boosters, each at its kept round."""
+        total = 0.0
+        for b, n in zip(self.boosters, self.rounds):
+            total = total + engine_of(b).predict(b, X, n)
+        return total / len(self.boosters)
+
+    def gains(self, n_features):
+        """Per feature, the boosters' mean share of the total split gain."""
+        gain = np.zeros(n_features)
+        for b, n in zip(self.boosters, self.rounds):
+            g = engine_of(b).gains(b, n, n_features)
+            if g.sum() > 0:
+                gain += g / g.sum() / len(self.boosters)
+        return gain
+
+
+@dataclass
+class CandidateFit:
+    """One boosted candidate over every fold.
+
+    ``oof``: each row of the trainer's label vector scored by the fold model
+    that did not see it, as its quantile among its fold's held-out scores
+    (averaged where a splitter held a row out twice; NaN where no fold held it
+    out); ``raw``: the raw held-out scores of the rows some fold held out, the
+    reference of the candidate's :class:`~pauc.boost._selection.RankScale`."""
+    candidate: object
+    bag: FoldBag
+    oof: np.ndarray = None
+    raw: np.ndarray = None
+    history: np.ndarray = None
+    seconds: float = 0.0
+
+
+@dataclass
+class Selection:
+    """The candidates and blends judged on the pooled out-of-fold rows."""
+    windows: list
+    names: list            # boosted candidates first, then the blends
+    weights: list          # per entry, its weight on each boosted candidate
+    values: np.ndarray     # the pooled out-of-fold criterion
+    std_errors: np.ndarray
+    shares: np.ndarray     # share of resamples beating the reference
+    kept: int
+
+
+class Model:
+    """The fitted model: ``members = [(name, weight, FoldBag)]``.  One member: its
+    mean raw score; several: the weighted mean of each member's score mapped to
+    its normalised out-of-fold rank (``scales``)."""
+
+    def __init__(self, members, scales=None):
+        self.members, self.scales = members, scales or {}
+
+    def predict(self, X):
+        if len(self.members) == 1:
+            return self.members[0][2].predict(X)
+        return sum(w * self.scales[n](bag.predict(X)) for n, w, bag in self.members)
+
+
+@dataclass
+class Fitted:
+    """What :func:`fit_plan` returns; the estimator publishes it."""
+    model: Model
+    fits: dict               # name -> CandidateFit, in the pool's order
+    n_splits: int
+    plan: Plan
+    selection: Selection = None
+    seconds: dict = field(default_factory=dict)
+
+
+class Trainer(ABC):
+    """Where the rows are: the five requests :func:`fit_plan` makes (module docstring).
+
+    ``labels`` is the boolean label vector of the rows that can be held out
+    (every training row in memory; a cluster's held-out rows), the index space
+    of :meth:`held_out_rows` and of the out-of-fold scores; ``counts`` the
+    training rows' ``(positives, negatives)``."""
+
+    labels = None
+    counts = None
+
+    @abstractmethod
+    def split(self, plan):
+        """Assign the folds by ``plan``'s rules; return their number (1: one split)."""
+
+    @abstractmethod
+    def held_out_rows(self, k):
+        """Indices into ``labels`` of fold ``k``'s held-out rows."""
+
+    @abstractmethod
+    def boost_folds(self, plan):
+        """Every candidate of ``plan.pool`` on every fold: per candidate, its
+        :class:`FoldFit` of each fold."""
+
+    @abstractmethod
+    def boost_all(self, plan, candidate, n_rounds):
+        """``candidate`` boosted ``n_rounds`` rounds on every row: a :class:`FoldBag`."""
+
+    @abstractmethod
+    def threshold(self, model, operating_fpr):
+        """The score threshold of ``model`` at the training FPR ``operating_fpr``
+        (None: Youden's point)."""
+
+
+# --------------------------------------------------------------------- the fit
+
+def fit_plan(plan, trainer):
+    """Boost, cross-fit, select and bag by ``plan`` on ``trainer``'s rows."""
+    if not plan.stopping:
+        return _fit_fixed(plan, trainer)
+    n_splits = trainer.split(plan)
+    per_candidate = trainer.boost_folds(plan)
+    fits = {c.name: _pool(c, own, trainer, n_splits)
+            for c, own in zip(plan.pool, per_candidate)}
+    if plan.verbose:
+        for name, f in fits.items():
+            print(f"[GradientBoostingRanker] {name}: rounds {f.bag.rounds}, "
+                  f"{f.seconds:.2f} s")
+    covered = ~np.isnan(next(iter(fits.values())).oof)
+    selection = select_candidates(plan, fits, trainer.labels[covered], covered)
+    members = [(n, float(w), fits[n].bag)
+               for n, w in zip(fits, selection.weights[selection.kept]) if w > 0]
+    scales = {n: RankScale(f.raw) for n, f in fits.items()} if len(fits) > 1 else {}
+    fitted = Fitted(Model(members, scales), fits, n_splits, plan, selection,
+                    {n: f.seconds for n, f in fits.items()})
+    if plan.refit:
+        _refit(plan, trainer, fitted)
+    return fitted
+
+
+def _fit_fixed(plan, trainer):
+    """No early stopping: the plan's one candidate on every row."""
+    candidate = plan.pool[0]
+    start = time.perf_counter()
+    bag = trainer.boost_all(plan, candidate, plan.rounds)
+    seconds = time.perf_counter() - start
+    fits = {candidate.name: CandidateFit(candidate, bag, seconds=seconds)}
+    return Fitted(Model([(candidate.name, 1.0, bag)]), fits, 0, plan,
+                  seconds={candidate.name: seconds})
+
+
+def _pool(candidate, own, trainer, n_splits):
+    """A candidate's fold fits as one :class:`CandidateFit`: its held-out scores
+    pooled over the folds as fold quantiles."""
+    n = trainer.labels.shape[0]
+    covered = np.zeros(n, dtype=np.int64)
+    quantiles, raw = np.zeros(n), np.zeros(n)
+    for k, f in enumerate(own):
+        rows = trainer.held_out_rows(k)
+        covered[rows] += 1
+        quantiles[rows] += fold_quantiles(f.held_out_scores)
+        raw[rows] += f.held_out_scores
+    held = covered > 0
+    return CandidateFit(candidate, FoldBag([f.booster for f in own], [f.rounds for f in own]),
+                        oof=np.where(held, quantiles / np.maximum(covered, 1), np.nan),
+                        raw=raw[held] / covered[held], history=own[0].history,
+                        seconds=float(sum(f.seconds for f in own)))
+
+
+def select_candidates(plan, fits, pos, rows):
+    """The candidates' pooled out-of-fold criterion, their blends, the choice.
+
+    ``fits``' out-of-fold scores on ``rows`` (the held-out rows, whose labels
+    are ``pos``) are fold quantiles, normalised ranks already, so that they
+    blend as they are: ``"blend"`` (log-loss and the exponential loss),
+    ``"mean"`` (every candidate), ``"ensemble"`` (Caruana et al.'s greedy
+    selection, judged on the half of the rows its weights were not chosen on).
+    The reference (the first) is kept unless another beats it on
+    ``SELECTION_CONFIDENCE`` of ``BOOTSTRAP_ROUNDS`` paired resamples
+    (:func:`pauc.boost._selection.select`)."""
+    names = list(fits)
+    oof = [fits[n].oof[rows] for n in names]
+    windows = plan.windows(int((~pos).sum()))
+    entries = [(n, np.eye(len(names))[i], s) for i, (n, s) in enumerate(zip(names, oof))]
+    if len(names) > 1:
+        if "logloss" in names and "exponential" in names:
+            w = np.array([0.5 if n in ("logloss", "exponential") else 0.0 for n in names])
+            entries.append(("blend", w, blend(oof, w)))
+        if len(names) > 2:
+            w = np.full(len(names), 1.0 / len(names))
+            entries.append(("mean", w, blend(oof, w)))
+        w, honest = cross_fitted_ensemble(oof, pos, plan.fpr_range,
+                                          np.random.RandomState(plan.boot_seed), ENSEMBLE_STEPS)
+        if np.count_nonzero(w) > 1:
+            entries.append(("ensemble", w, honest))
+    values = np.array([criterion(pos, s, windows) for _, _, s in entries])
+    boot = bootstrap_criteria(pos, [s for _, _, s in entries], windows,
+                              np.random.RandomState(plan.boot_seed), BOOTSTRAP_ROUNDS)
+    kept = select(values, boot, SELECTION_CONFIDENCE, 0) if len(entries) > 1 else 0
+    return Selection(windows, [e[0] for e in entries], [e[1] for e in entries], values,
+                     boot.std(axis=0, ddof=1), win_shares(boot, 0), kept)
+
+
+def _refit(plan, trainer, fitted):
+    """``refit=True``: each kept candidate boosted again on every row for the mean
+    of its fold rounds."""
+    start = time.perf_counter()
+    members = []
+    for name, weight, bag in fitted.model.members:
+        n_rounds = max(1, int(round(np.mean(bag.rounds))))
+        members.append((name, weight,
+                        trainer.boost_all(plan, fitted.fits[name].candidate, n_rounds)))
+    fitted.model = Model(members, fitted.model.scales)
+    fitted.seconds["refit"] = time.perf_counter() - start
