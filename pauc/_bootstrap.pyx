@@ -57,10 +57,11 @@ from libc.string cimport memset
 
 import numpy as np
 
+from ._random cimport Xoshiro, bounded_uint32, xoshiro_from
 from ._ranking cimport clipped_area
 
 
-# The generator (xoshiro256**, Lemire's bounded integers) is in _bootstrap.pxd, shared
+# The generator (xoshiro256**, Lemire's bounded integers) is in _random.pxd, shared
 # with the cluster bootstrap's kernel.
 
 

@@ -33,8 +33,8 @@ from libc.string cimport memset
 
 import numpy as np
 
-from ._bootstrap cimport (Xoshiro, bounded_uint32, gather_entries, run_walk, walk,
-                         xoshiro_from, zero_runs)
+from ._bootstrap cimport gather_entries, run_walk, walk, zero_runs
+from ._random cimport Xoshiro, bounded_uint32, xoshiro_from
 
 
 cdef void draw_groups(Xoshiro* gen, const long long[::1] stratum_groups,

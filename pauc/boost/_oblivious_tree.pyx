@@ -51,53 +51,14 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
 from pauc._ranking cimport roc_walk, split_into
-from pauc.tree._utils cimport rand_uint64, sort
+from pauc.tree._utils cimport sort
+from .._random cimport Xoshiro, xoshiro_normal, xoshiro_seeded, xoshiro_uniform
 
 cnp.import_array()
 
 
 # ---------------------------------------------------------------- random numbers
-
-cdef inline uint64_t _rotl(uint64_t x, int k) noexcept nogil:
-    return (x << k) | (x >> (64 - k))
-
-
-cdef inline uint64_t _next(uint64_t *s) noexcept nogil:
-    """xoshiro256** (Blackman & Vigna 2021): the next 64 random bits."""
-    cdef uint64_t result = _rotl(s[1] * 5, 7) * 9
-    cdef uint64_t t = s[1] << 17
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
-    return result
-
-
-cdef inline double _uniform(uint64_t *s) noexcept nogil:
-    """Uniform on [0, 1): the top 53 bits."""
-    return <double> (_next(s) >> 11) * (1.0 / 9007199254740992.0)
-
-
-cdef inline double _normal(uint64_t *s) noexcept nogil:
-    """Standard normal by Marsaglia's polar method; the pair's second value is
-    kept in ``s[4]`` (its flag in ``s[5]``) for the next call."""
-    cdef double u, v, r, f
-    if s[5]:
-        s[5] = 0
-        return (<double *> &s[4])[0]
-    while True:
-        u = 2.0 * _uniform(s) - 1.0
-        v = 2.0 * _uniform(s) - 1.0
-        r = u * u + v * v
-        if 0.0 < r < 1.0:
-            break
-    f = sqrt(-2.0 * log(r) / r)
-    (<double *> &s[4])[0] = v * f
-    s[5] = 1
-    return u * f
-
+# (the generator itself is in pauc/_random.pxd)
 
 cdef class Random:
     """The booster's random stream: xoshiro256** seeded by splitmix64, normals
@@ -107,15 +68,11 @@ cdef class Random:
     :meth:`normal` draw the same numbers from Python (the tests replay a
     round with them)."""
 
-    cdef uint64_t s[6]      # xoshiro's state, then the spare normal and its flag
+    cdef Xoshiro g          # xoshiro's state and the spare normal
 
     def __init__(self, seed):
-        cdef uint64_t z = <uint64_t> (int(seed) & 0xFFFFFFFFFFFFFFFF)
-        cdef int k
-        for k in range(4):               # splitmix64 (the tree family's stream): four
-            self.s[k] = rand_uint64(&z)  # well-mixed words from one seed
-        self.s[4] = 0
-        self.s[5] = 0
+        # splitmix64 (the tree family's stream): four well-mixed words from one seed
+        self.g = xoshiro_seeded(<uint64_t> (int(seed) & 0xFFFFFFFFFFFFFFFF))
 
     def uniform(self, Py_ssize_t n):
         """``n`` draws, uniform on [0, 1)."""
@@ -130,7 +87,7 @@ cdef class Random:
         cdef double[::1] o = out
         cdef Py_ssize_t i
         for i in range(n):
-            o[i] = _normal(self.s) if normal else _uniform(self.s)
+            o[i] = xoshiro_normal(&self.g) if normal else xoshiro_uniform(&self.g)
         return out
 
 
@@ -523,10 +480,10 @@ cdef class Grower:
         """Step 2: this round's bootstrap weights (0: left out) into ``weight``."""
         cdef Py_ssize_t i, n = self.n_rows
         cdef double reg = 0.0, mu, p
-        cdef uint64_t *s = self.rng.s
+        cdef Xoshiro *gen = &self.rng.g
         if self.bootstrap == 1 and self.temperature > 0.0:     # Rubin (1981)
             for i in range(n):
-                self.weight[i] = pow(-log(1.0 - _uniform(s)), self.temperature)
+                self.weight[i] = pow(-log(1.0 - xoshiro_uniform(gen)), self.temperature)
             return
         mu = 0.0
         if self.bootstrap == 0 and n > 0:
@@ -547,7 +504,8 @@ cdef class Grower:
             p = self.g_hat[i] / mu
             if p > 1.0:
                 p = 1.0
-            self.weight[i] = 1.0 / (p if p > 1e-300 else 1e-300) if _uniform(s) < p else 0.0
+            self.weight[i] = (1.0 / (p if p > 1e-300 else 1e-300) if xoshiro_uniform(gen) < p
+                              else 0.0)
 
     cdef void _tree(self, const double *grad, const double *hess, double *scores,
                     int32_t *features, int32_t *borders, double *values,
@@ -557,7 +515,7 @@ cdef class Grower:
         cdef Py_ssize_t i, k, n = self.n_rows
         cdef int d, f, b
         cdef double sd = 0.0, before, after, w_tot = 0.0, g_tot = 0.0
-        cdef uint64_t *s = self.rng.s
+        cdef Xoshiro *gen = &self.rng.g
         cdef Split split
         self._weights(grad, hess)
         for i in range(n):
@@ -571,7 +529,7 @@ cdef class Grower:
         before = g_tot * g_tot / (w_tot + self.l2)
         for d in range(self.depth):
             for k in range(self.n_borders):
-                self.noise[k] = _normal(s) * sd if sd > 0.0 else 0.0
+                self.noise[k] = xoshiro_normal(gen) * sd if sd > 0.0 else 0.0
             split = _best_split(&self.codes[0, 0], n, self.n_features, &self.leaf[0],
                                 &self.wg[0], &self.weight[0], &self.n_bins[0],
                                 &self.offsets[0], 1 << d, self.max_bins, self.l2,

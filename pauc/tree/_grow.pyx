@@ -27,7 +27,8 @@ from libc.stdint cimport uint64_t
 import numpy as np
 cimport numpy as cnp
 
-from ._utils cimport rand_below, resize
+from .._random cimport rand_below
+from ._utils cimport resize
 from ._leafrank cimport (
     CRITERION_GAIN, CRITERION_GINI, LeafRank, Mass, Sample, SplitNode, find_split,
     leafrank_free, leafrank_init, make_sample, may_split, node_mass)

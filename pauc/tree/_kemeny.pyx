@@ -31,7 +31,7 @@ cimport numpy as cnp
 from libc.math cimport exp
 from libc.stdint cimport uint64_t
 
-from ._utils cimport rand_below, rand_uniform
+from .._random cimport rand_below, rand_uniform
 
 cnp.import_array()
 

@@ -64,7 +64,8 @@ from libc.math cimport log2
 cimport numpy as cnp
 import numpy as np
 
-from ._utils cimport rand_below, resize, sort
+from .._random cimport rand_below
+from ._utils cimport resize, sort
 
 cnp.import_array()
 

@@ -1,14 +1,18 @@
 # cython: language_level=3
-"""Random stream, sort and buffers shared by the tree family's Cython modules.
+"""Sort and buffers shared by the tree family's Cython modules, and a window on
+their random stream.
 
-The contracts are in ``_utils.pxd``: the random stream is inline there (it sits
-in the feature draws and the annealing moves); the sort and the reallocation
-are defined here.  The ``def`` functions at the end expose them to the tests.
+The contracts are in ``_utils.pxd``: the sort and the reallocation are defined
+here.  The random stream (splitmix64) is inline in ``pauc/_random.pxd`` (it sits
+in the feature draws and the annealing moves).  The ``def`` functions at the
+end expose them to the tests.
 """
 
 from libc.math cimport log2
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport realloc
+
+from .._random cimport rand_below, rand_uint64, rand_uniform
 
 import numpy as np
 
