@@ -92,9 +92,10 @@ import numpy as np
 from sklearn.utils import column_or_1d
 
 from . import metrics
-from ._validation import _classes, check_fpr_range, check_pos_label, empirical_indices
-from ._loss import _window as _window_losses
+from ._validation import _classes, check_fpr_range, check_pos_label
 from ._loss import loss_names, loss_row
+from ._loss._bound import BoundLoss
+from ._loss._table import PAIRWISE_CURVATURE  # noqa: F401 (re-exported)
 from ._sample_weights import refuse_sample_weights
 # XGBoost: window_objective works as it is (xgb.train(obj=...), XGBClassifier(objective=...));
 # the metric returns XGBoost's shapes
@@ -109,9 +110,7 @@ __all__ = ["LOSSES", "WINDOW_LOSSES", "window_objective", "window_metric",
 LOSSES = loss_names("hessian")
 WINDOW_LOSSES = tuple(name for name in LOSSES if loss_row(name).window)
 # The Hessian handed to LightGBM for the pairwise losses is twice their exact
-# diagonal: the diagonal majorizer of a pair's Hessian l''(t) [[1, -1], [-1, 1]]
-# <= 2 l''(t) I (module docstring, "Hessian").
-PAIRWISE_CURVATURE = 2.0
+# diagonal (module docstring, "Hessian"): PAIRWISE_CURVATURE, a field of their rows.
 
 
 def check_loss(loss, name="loss"):
@@ -199,16 +198,17 @@ class WindowObjective:
         self.logloss_weight = logloss_weight
         self.pos_label = pos_label
         self._labels = None            # the labels last read at call time
-        self._normalize_exponential = True
         self._labels_at_call = is_pos is None
         if not self._labels_at_call:
             self._set_labels(is_pos)
 
     def _set_labels(self, is_pos):
-        self._is_pos = np.ascontiguousarray(is_pos, dtype=np.bool_).view(np.uint8)
-        self.n_pos = int(np.count_nonzero(self._is_pos))
-        self.n_neg = int(self._is_pos.shape[0] - self.n_pos)
-        self.j_alpha, self.j_beta = empirical_indices(self.n_neg, self.fpr_range)
+        # the row of the loss table bound to the labels: the one calling protocol of
+        # its kernels (scale, curvature, normalisation, the log-loss mixture)
+        self._bound = BoundLoss(self.loss, is_pos, self.fpr_range, self.logloss_weight)
+        self._is_pos = self._bound.is_pos
+        self.n_pos, self.n_neg = self._bound.n_pos, self._bound.n_neg
+        self.j_alpha, self.j_beta = self._bound.j_alpha, self._bound.j_beta
 
     def _read_labels(self, data):
         """Take the training labels from the call (the same array object every round
@@ -230,22 +230,7 @@ class WindowObjective:
     def _accumulate(self, scores, grad, hess, with_value=True):
         """Add the scaled derivatives into ``grad``, ``hess``; return the loss
         (NaN when log-loss is part of it and ``with_value`` is False)."""
-        n = float(self.n_rows)
-        value = 0.0
-        if self.loss == "logloss" or self.logloss_weight > 0:
-            w = 1.0 if self.loss == "logloss" else self.logloss_weight
-            value += w * _window_losses.logloss(scores, self._is_pos, grad, hess, scale=w * n,
-                                                with_value=with_value)
-        if self.loss != "logloss":
-            kernel = loss_row(self.loss).derivatives
-            args = (scores, self._is_pos, self.n_pos, self.j_alpha, self.j_beta, grad, hess)
-            if (self.loss == "exponential" and self.logloss_weight == 0
-                    and self._normalize_exponential):
-                # alone, exp is rescaled each call: its Newton step is scale-free
-                value += kernel(*args, scale=n, normalize=True, curvature=PAIRWISE_CURVATURE)
-            else:
-                value += kernel(*args, scale=n, curvature=PAIRWISE_CURVATURE)
-        return value
+        return self._bound.accumulate(scores, grad, hess, with_value)
 
     def gradient(self, scores):
         """``(grad, hess)``: float64 arrays, one entry per training row."""
@@ -322,7 +307,7 @@ def window_objective(y=None, fpr_range=(0.0, 0.1), loss="exponential", *, loglos
     if (not isinstance(logloss_weight, numbers.Real) or isinstance(logloss_weight, bool)
             or not math.isfinite(logloss_weight) or logloss_weight < 0):
         raise ValueError(f"logloss_weight must be a finite number >= 0, got {logloss_weight!r}")
-    if loss == "logloss" and logloss_weight:
+    if not loss_row(loss).window and logloss_weight:
         raise ValueError("logloss_weight mixes log-loss into a window loss; "
                          "it has no meaning with loss='logloss'")
     if y is None:

@@ -6,12 +6,16 @@ the table that says what each can do.
 * :mod:`pauc._loss._window` -- value, gradient and Hessian diagonal of the window
   losses and of the log-loss (boosting's hot loops);
 * :mod:`pauc._loss._table` -- one row per loss with its capabilities (convex,
-  Hessian, structural cut, chunkable, solver), read by :mod:`pauc.objectives`,
+  Hessian, structural cut, chunkable, global, solver) and its calling protocol
+  (curvature, normalisation), read by :mod:`pauc.objectives`,
   :mod:`pauc.surrogates`, :mod:`pauc.svm`, ``GradientBoostingRanker`` and
-  :mod:`pauc.distributed`.
+  :mod:`pauc.distributed`;
+* :mod:`pauc._loss._bound` -- a row bound to the training labels and the window,
+  ``gradient_hessian(scores, out=)``: boosting's one caller of the kernels.
 
-This package imports nothing of pauc but :mod:`pauc._ranking`, so every family
-can import it without running another family's ``__init__``.
+This package imports nothing of pauc but :mod:`pauc._ranking` and
+:mod:`pauc._validation`, so every family can import it without running another
+family's ``__init__``.
 
 References
 ----------

@@ -16,6 +16,8 @@ reader                                     needs of the row
 :mod:`pauc.surrogates`                     a window loss (``window``): the value
                                            and a subgradient, from either kernel
 :mod:`pauc.distributed` (chunked ``X``)    ``chunked``
+``GradientBoostingRanker`` on dask data    ``global``: derivatives on the exact
+                                           global window of every worker
 =========================================  =====================================
 
 The fields of a row (:class:`Loss`):
@@ -52,8 +54,29 @@ The fields of a row (:class:`Loss`):
 ``window``
     Whether it is a loss of the FPR window (false for the pointwise log-loss,
     which ignores ``j_alpha`` and ``j_beta``).
+``curvature``
+    The factor on the exact Hessian diagonal that boosting hands its engine:
+    ``PAIRWISE_CURVATURE`` (2) for the pairwise losses -- the diagonal
+    majorizer of a pair's Hessian ``l''(t) [[1, -1], [-1, 1]] <= 2 l''(t) I``
+    --, 1 for the log-loss, whose Hessian is diagonal and exact.
+``normalizable``
+    Whether its ``derivatives`` kernel takes ``normalize=True`` (divide the
+    derivatives by the largest absolute gradient entry: the exponential loss
+    alone, whose values overflow as the margins grow; a Newton step does not
+    depend on the scale).
+``global_derivatives``
+    The all-reduce kernel of a fit whose rows are on several workers
+    (:mod:`pauc.distributed`): ``global_derivatives(scores, role, counts, comm,
+    grad, hess, *, mask, bins, scale, normalize, curvature) -> record`` on the
+    exact global window.  ``None``: no distributed fit (the pointwise log-loss
+    needs none: its derivatives are per row).
 ``equations``, ``summary``
     Where the paper defines it, and one line for the documentation.
+
+:class:`pauc._loss._bound.BoundLoss` binds a row to the training labels and the
+window and is the one caller of a row's ``derivatives`` in boosting: the
+calling protocol (scale, curvature, normalisation, the log-loss mixture) is
+written there once, and no training loop branches on a loss name.
 
 Adding a loss is one kernel (a ``def`` in ``_structural.pyx`` or
 ``_window.pyx``), one row here and its brute-force test; every reader then
@@ -73,6 +96,7 @@ Freund, Y., Iyer, R., Schapire, R. E. and Singer, Y. "An Efficient Boosting
 Algorithm for Combining Preferences." JMLR 4, 2003.
 """
 
+import importlib
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -80,7 +104,26 @@ import numpy as np
 
 from . import _structural, _window
 
-__all__ = ["Loss", "LOSSES", "CAPABILITIES", "loss_row", "loss_names"]
+__all__ = ["Loss", "LOSSES", "CAPABILITIES", "PAIRWISE_CURVATURE", "loss_row", "loss_names"]
+
+# The Hessian handed to an engine for the pairwise losses is twice their exact
+# diagonal: the diagonal majorizer of a pair's Hessian l''(t) [[1, -1], [-1, 1]]
+# <= 2 l''(t) I.
+PAIRWISE_CURVATURE = 2.0
+
+
+class _Elsewhere:
+    """A kernel of a package that imports this one (:mod:`pauc.distributed` imports
+    the table, never the reverse), imported when it is first called."""
+
+    def __init__(self, module, name):
+        self.module, self.name = module, name
+
+    def __call__(self, *args, **kwargs):
+        return getattr(importlib.import_module(self.module), self.name)(*args, **kwargs)
+
+    def __repr__(self):
+        return f"{self.module}.{self.name}"
 
 
 @dataclass(frozen=True)
@@ -97,6 +140,9 @@ class Loss:
     equations: str
     summary: str
     aliases: tuple = ()
+    curvature: float = PAIRWISE_CURVATURE
+    normalizable: bool = False
+    global_derivatives: Optional[Callable] = None
 
     def __post_init__(self):
         if self.cut is None and self.derivatives is None:
@@ -157,7 +203,8 @@ def _logloss(scores, is_pos, n_pos, j_alpha, j_beta, grad, hess, scale=1.0, curv
 #: ``monkeypatch.setitem``.
 LOSSES = {row.name: row for row in [
     Loss("exponential", None, _window.exponential, convex=True, solver=None, chunked=False,
-         window=True,
+         window=True, normalizable=True,
+         global_derivatives=_Elsewhere("pauc.distributed._global_window", "exponential_global"),
          equations="RankBoost's pairwise loss (Freund et al. 2003) over the window's pairs",
          summary="exp(-(s_i - s_j)) over the window's pairs; factorises, O(n)"),
     Loss("squared_hinge", None, _window.squared_hinge, convex=True, solver=None,
@@ -179,7 +226,7 @@ LOSSES = {row.name: row for row in [
          equations="eq. (9), (10); Section 6, Algorithm 4",
          summary="the pairwise hinge loss over the window's negatives (SVM_pAUC^dc)"),
     Loss("logloss", None, _logloss, convex=True, solver=None, chunked=False, window=False,
-         equations="the binary cross-entropy (no window)",
+         curvature=1.0, equations="the binary cross-entropy (no window)",
          summary="the pointwise log-loss, the usual baseline"),
 ]}
 
@@ -195,6 +242,10 @@ CAPABILITIES = {
     "chunked": (lambda row: row.cut is not None and row.chunked,
                 "the chunked designs of pauc.distributed search only the losses whose "
                 "search needs nothing of the negatives beyond the top j_beta"),
+    "global": (lambda row: row.derivatives is not None
+               and (row.global_derivatives is not None or not row.window),
+               "a fit on several workers needs the loss's derivatives on the exact global "
+               "window (a 'global_derivatives' kernel), or a pointwise loss"),
 }
 
 

@@ -36,6 +36,8 @@ NIPS 2017.
 
 from dataclasses import dataclass, field
 
+from .._loss import loss_row
+
 # LightGBM parameters of the small-tree configuration (module docstring)
 SMALL_TREES = {"num_leaves": 7, "learning_rate": 0.03, "min_data_in_leaf": 10,
                "lambda_l2": 3.0, "bagging_fraction": 0.8, "bagging_freq": 1,
@@ -122,4 +124,5 @@ def candidates(loss, shape=None, n_pos=None):
     if loss == "auto":
         pool = SMALL_DATA if is_small(shape) else LARGE_DATA
         return pool[:1] if n_pos is not None and n_pos < SELECTION_MIN_POSITIVES else pool
-    return (Candidate(loss, loss, "logloss" if loss == "logloss" else "window"),)
+    # a window loss stops on the window criterion, the pointwise log-loss on itself
+    return (Candidate(loss, loss, "window" if loss_row(loss).window else "logloss"),)

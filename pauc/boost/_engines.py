@@ -51,6 +51,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 import scipy.sparse as sp
 
+from .._loss import loss_row
 from ..objectives import WindowObjective, refuse_sample_weights
 
 __all__ = ["ENGINES", "CANDIDATE_ENGINES", "Engine", "LightGBMEngine", "XGBoostEngine",
@@ -155,7 +156,8 @@ class LightGBMEngine(Engine):
               criterion=None, stopping=None, log=False):
         import lightgbm as lgb
         params = dict(params)
-        if loss == "logloss":
+        if not loss_row(loss).window:
+            # the pointwise log-loss: LightGBM's own binary objective
             params["objective"] = "binary"
             if valid is not None:
                 params["metric"] = "binary_logloss"

@@ -48,6 +48,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import objectives
+from .._loss import loss_row
 from ._oblivious_tree import Grower, HeldOut, Random, add_trees
 
 # the defaults of the oblivious engine (CatBoost's, but the learning rate, which
@@ -207,8 +208,9 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
     held_out = HeldOut(quantizer.codes(X[:0] if valid is None else valid), valid_is_pos,
                        windows)
     n_leaves = 1 << depth
-    objective = (None if loss == "logloss"
-                 else objectives.WindowObjective(is_pos, fpr_range, loss, 0.0))
+    # the pointwise log-loss grows in the kernel's own loop, without the GIL
+    objective = (objectives.WindowObjective(is_pos, fpr_range, loss, 0.0)
+                 if loss_row(loss).window else None)
     y = is_pos.astype(np.float64)
     t = 0
     while t < n_rounds:

@@ -51,7 +51,7 @@ from . import _window_kernels as _kernels
 from ._selection import DEFAULT_BINS, select_ranks
 
 __all__ = ["GlobalCounts", "Window", "ExponentialSums", "global_counts", "global_window",
-           "exponential_derivatives"]
+           "exponential_derivatives", "exponential_global"]
 
 
 @dataclass
@@ -163,3 +163,15 @@ def exponential_derivatives(scores, is_pos, counts, window, comm, grad, hess, *,
                              grad, hess)
     value = math.exp(log_a + log_b) / n_pairs if log_a + log_b < 709.0 else math.inf
     return ExponentialSums(lo_pos, sum_pos, sum_neg, max_neg, value)
+
+
+def exponential_global(scores, role, counts, comm, grad, hess, *, mask, bins, scale, normalize,
+                       curvature):
+    """The exponential row's global kernel (``global_derivatives`` of
+    :mod:`pauc._loss._table`): the exact global window of the negatives ``mask``
+    (:func:`global_window`), then the derivatives on it
+    (:func:`exponential_derivatives`); returns ``{"window": ..., "sums": ...}``."""
+    window = global_window(scores, counts, comm, bins, mask=mask)
+    sums = exponential_derivatives(scores, role, counts, window, comm, grad, hess,
+                                   scale=scale, normalize=normalize, curvature=curvature)
+    return {"window": window, "sums": sums}

@@ -44,18 +44,20 @@ import numpy as np
 
 from .. import _ranking
 from .._loss import _window as _window_losses
-from ..objectives import PAIRWISE_CURVATURE, as_scores, check_loss
+from .._loss import loss_names, loss_row
+from ..objectives import as_scores
 from .._sample_weights import refuse_sample_weights
 from .._validation import check_fpr_range
 from ._collective import XGBoostCollective
 from ._folds import decode_labels
-from ._global_window import exponential_derivatives, global_counts, global_window
+from ._global_window import global_counts
 from ._selection import DEFAULT_BINS, select_ranks
 
 __all__ = ["DISTRIBUTED_LOSSES", "GlobalWindowObjective", "GlobalWindowMetric", "records",
            "forget"]
 
-DISTRIBUTED_LOSSES = ("exponential", "logloss")
+# the rows of the loss table with a global kernel (or pointwise): see its "global"
+DISTRIBUTED_LOSSES = loss_names("global")
 
 # Per-call records of objectives built with ``record=name``, in the process that
 # called them (a Dask worker): read with ``client.run(records, name)``.
@@ -131,11 +133,9 @@ class GlobalWindowObjective:
                  bins=DEFAULT_BINS, record=None, record_scores=False, fold_coded=False,
                  held_out=None):
         self.fpr_range = check_fpr_range(fpr_range)
-        self.loss = check_loss(loss)
-        if loss not in DISTRIBUTED_LOSSES:
-            raise ValueError(f"loss must be one of {DISTRIBUTED_LOSSES} on several workers, got "
-                             f"{loss!r}: the other losses need the sorted window")
-        if loss == "logloss" and logloss_weight:
+        self.loss = loss
+        self.row = loss_row(loss, "global")
+        if not self.row.window and logloss_weight:
             raise ValueError("logloss_weight mixes log-loss into the window loss; "
                              "it has no meaning with loss='logloss'")
         if not logloss_weight >= 0:
@@ -171,32 +171,32 @@ class GlobalWindowObjective:
         return self._derivatives(scores, comm)
 
     def _derivatives(self, scores, comm):
-        """The loss's gradient and Hessian at ``scores`` (zero on a held-out row)."""
-        role, counts = self._role, self._counts
-        # XGBoost keeps float32 gradients: the window loss alone adds its float64
+        """The loss's gradient and Hessian at ``scores`` (zero on a held-out row), by
+        the row's protocol (:class:`pauc._loss._bound.BoundLoss`'s, on the global
+        window): the pointwise log-loss part per row, the window part by the row's
+        global kernel."""
+        role, counts, row = self._role, self._counts, self.row
+        pointwise = self.logloss_weight if row.window else 1.0
+        # XGBoost keeps float32 gradients: a window loss alone adds its float64
         # derivatives into float32 zeros (one rounding, as XGBoost's own cast would do),
         # 8 bytes per row fewer and no copy; the log-loss kernel writes float64
-        dtype = np.float32 if self.loss == "exponential" and not self.logloss_weight \
-            else np.float64
+        dtype = np.float32 if pointwise == 0 else np.float64
         grad, hess = np.zeros(scores.shape[0], dtype), np.zeros(scores.shape[0], dtype)
         record = {"rank": comm.rank, "world_size": comm.world_size}
-        if self.loss == "logloss" or self.logloss_weight > 0:
-            w = 1.0 if self.loss == "logloss" else self.logloss_weight
-            if scores.shape[0]:
-                # pointwise: the per-row gradient w (p - y) needs no reduction
-                _window_losses.logloss(scores, role, grad, hess,
-                                       scale=w * scores.shape[0], with_value=False)
-                if self._training is not None:
-                    # pointwise: a held-out row's (role 2 reads as positive) is dropped
-                    grad[~self._training] = 0.0
-                    hess[~self._training] = 0.0
-        if self.loss == "exponential":
+        if pointwise > 0 and scores.shape[0]:
+            # pointwise: the per-row gradient w (p - y) needs no reduction
+            _window_losses.logloss(scores, role, grad, hess,
+                                   scale=pointwise * scores.shape[0], with_value=False)
+            if self._training is not None:
+                # pointwise: a held-out row's (role 2 reads as positive) is dropped
+                grad[~self._training] = 0.0
+                hess[~self._training] = 0.0
+        if row.window:
             # the negatives read in place (a copy of them would cost 4 bytes per row)
-            window = global_window(scores, counts, comm, self.bins, mask=self._is_neg)
-            sums = exponential_derivatives(
-                scores, role, counts, window, comm, grad, hess, scale=float(counts.n_rows),
-                normalize=self.logloss_weight == 0, curvature=PAIRWISE_CURVATURE)
-            record.update(window=window, sums=sums)
+            record.update(row.global_derivatives(
+                scores, role, counts, comm, grad, hess, mask=self._is_neg, bins=self.bins,
+                scale=float(counts.n_rows), normalize=row.normalizable and pointwise == 0,
+                curvature=row.curvature))
         record.update(allreduces=comm.n_calls, bytes_sent=comm.bytes_sent)
         if self.record_scores:
             record.update(scores=scores.copy(), is_pos=self._is_pos.copy())

@@ -195,5 +195,8 @@ def test_objective_refuses_weights_and_other_labels():
         GlobalWindowMetric([(0.0, 0.5)])(np.zeros(20, np.float32), _LocalDMatrix(y, np.ones(20)))
     with pytest.raises(ValueError, match="labels 0 / 1"):
         GlobalWindowObjective()(np.zeros(20, np.float32), _LocalDMatrix(y * 2))
-    with pytest.raises(ValueError, match="one of"):
+    with pytest.raises(ValueError, match=r"several workers.*the losses that can: "
+                                         r"\('exponential', 'logloss'\)"):
         GlobalWindowObjective(loss="squared_hinge")
+    with pytest.raises(ValueError, match="one of"):
+        GlobalWindowObjective(loss="nope")
