@@ -243,7 +243,7 @@ def _save_scores(path, model, y, Xt, yt):
             if n in model.oof_scores_}
     np.savez_compressed(path, y_train=(np.asarray(y) == 1), y_test=(np.asarray(yt) == 1),
                         **{f"oof__{n}": v for n, v in model.oof_scores_.items()},
-                        **{f"raw__{n}": v for n, v in model._raw_oof.items()},
+                        **{f"raw__{n}": f.raw for n, f in model._fitted.fits.items()},
                         **{f"test__{n}": v for n, v in test.items()})
 
 
