@@ -100,6 +100,32 @@ class Options:
         return "one of (" + ", ".join(repr(v) for v in self.values) + ")"
 
 
+class LossName:
+    """A name (or alias) of a row of the loss table (:mod:`pauc._loss`) that serves
+    ``capability``, or one of ``extra`` (``"auto"``).  Read when checked, so that a
+    row added to the table is accepted at once.  With ``any_row`` every row passes
+    here and a row without the capability is refused in ``fit``, with the reason
+    (:func:`pauc._loss.loss_row`).  ``description`` follows the names in messages."""
+
+    def __init__(self, capability, *extra, any_row=False, description=None):
+        self.capability, self.extra, self.any_row = capability, extra, any_row
+        self.description = description
+
+    def _names(self, capability, aliases):
+        from ._loss import loss_names      # the table imports the families' kernels
+        return loss_names(capability, aliases=aliases)
+
+    def accepts(self, value):
+        if Options(*self.extra).accepts(value):
+            return True
+        names = self._names(None if self.any_row else self.capability, True)
+        return isinstance(value, str) and value in names
+
+    def __str__(self):
+        names = str(Options(*self.extra, *self._names(self.capability, False)))
+        return names if self.description is None else f"{names} ({self.description})"
+
+
 class Satisfies:
     """Whatever ``check(value)`` accepts without raising ``ValueError`` / ``TypeError``."""
 

@@ -42,11 +42,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import (BOOLEAN, FPR_RANGE, POS_LABEL, RANDOM_STATE, VERBOSE, BaseRanker,
-                     Interval, Options, Satisfies)
+                     Interval, LossName, Options, Satisfies)
 from .._dispatch import chunked, is_chunked, is_dask_collection
 from .._threshold import predict_labels
 from .._validation import check_fpr_range, indices_among
-from .._loss import loss_names
 from ._candidates import LOGLOSS, candidates
 from ._engines import ENGINES, effective_threads as _effective_threads
 from ._fit import (BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS, SELECTION_CONFIDENCE,  # noqa: F401
@@ -59,21 +58,6 @@ from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F40
 # ran to any cap), and the number of rounds without it (LightGBM's and
 # HistGradientBoostingClassifier's default).
 AUTO_ROUNDS = {True: 1000, False: 100}
-
-
-class _LossName:
-    """Constraint: ``"auto"`` or a loss of the loss table (:mod:`pauc._loss`) with a
-    Hessian diagonal, by its name or an alias (``"tight_hinge"``).  Read when
-    checked, so that a row added to the table is a loss here at once."""
-
-    def _options(self):
-        return Options("auto", *loss_names("hessian", aliases=True))
-
-    def accepts(self, value):
-        return self._options().accepts(value)
-
-    def __str__(self):
-        return str(self._options()) + " (the losses of pauc._loss with a Hessian)"
 
 
 def _check_cv(cv):
@@ -328,7 +312,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "fpr_range": FPR_RANGE,
-        "loss": [_LossName()],
+        "loss": [LossName("hessian", "auto",
+                          description="the losses of pauc._loss with a Hessian")],
         "n_estimators": [Options("auto"), Interval(int, 1)],
         "learning_rate": [Interval(float, 0.0, closed="neither")],
         "num_leaves": [Interval(int, 2)],

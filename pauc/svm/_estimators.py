@@ -38,7 +38,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import (BOOLEAN, FPR_RANGE, OPERATING_FPR, POS_LABEL, VERBOSE, BaseRanker, Interval,
-                     Options, Satisfies)
+                     LossName, Options, Satisfies)
 from .._dispatch import chunked, is_chunked
 from .._threshold import predict_labels
 from .._validation import check_fpr_range, empirical_indices
@@ -47,8 +47,7 @@ from ._cutting_plane import CuttingPlaneSolver
 from ._dc import cccp
 from ._design import InMemoryDesign
 from ._scale import check_feature_scale
-from ._surrogates import Problem, surrogate_names, surrogate_row
-from .._loss import loss_names
+from ._surrogates import Problem, surrogate_row
 from ._degenerate import AUC_ADVICE, PAUC_ADVICE, compare_with_zero, warn_no_better_than_zero
 from ._threads import single_blas_thread
 
@@ -102,18 +101,6 @@ _SVM_CONSTRAINTS = {
     "callback": [Options(None), Satisfies(_check_callable, "a callable")],
     "pos_label": POS_LABEL,
 }
-
-
-class _SurrogateName:
-    """Constraint: a loss of the loss table with a cut, read when checked (so that a
-    row added to the table is a valid ``surrogate`` at once).  A row without a cut
-    passes here and is refused by :func:`surrogate_row` in ``fit``, with the reason."""
-
-    def accepts(self, value):
-        return isinstance(value, str) and value in loss_names(aliases=True)
-
-    def __str__(self):
-        return "one of (" + ", ".join(repr(name) for name in surrogate_names()) + ")"
 
 
 def _finite_vector(value):
@@ -645,7 +632,7 @@ class PartialAUCSVM(_StructuralSVM):
     _parameter_constraints = {
         **_SVM_CONSTRAINTS,
         "fpr_range": FPR_RANGE,
-        "surrogate": [_SurrogateName()],
+        "surrogate": [LossName("cut", any_row=True)],
         "dc_tol": _POSITIVE,
         "dc_max_iter": [Interval(int, 1)],
         "init": [Options("tight", "zeros"), Satisfies(_finite_vector, "a finite 1-d array")],
