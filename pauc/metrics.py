@@ -89,6 +89,7 @@ __all__ = [
     "roc_curve",
     "roc_auc",
     "partial_auc",
+    "mean_partial_auc",
     "two_way_partial_auc",
     "tpr_at_fpr",
     "roc_auc_scorer",
@@ -157,16 +158,59 @@ def _top_of_classes(is_pos, score, fpr_hi):
     return pos, neg, float(m), float(n)
 
 
-def _window_paucs(is_pos, score, windows):
-    """``partial_auc(..., normalize="range")`` over each window, no input checks.
+def mean_partial_auc(y_true, y_score, fpr_ranges, *, pos_label=None, check_input=True):
+    """The mean of ``partial_auc(..., normalize="range")`` over several FPR windows.
 
-    ``is_pos`` a bool array with both classes, ``score`` finite float32/float64:
-    the inner loop of early stopping, where the labels were checked once.  The
-    top of the list is selected once, for the widest window.
+    The criterion on which ``GradientBoostingRanker`` stops each candidate and
+    chooses among them: the window itself, averaged with a widened window
+    ``(α, β')`` when the held-out rows' window holds few negatives (lower
+    variance, the same top of the list).  The top of the list is selected once,
+    for the widest window, so that the criterion costs one partial sort per
+    call however many windows it averages.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label
+        As in :func:`roc_auc`.
+    fpr_ranges : list of (float, float)
+        The windows (α, β), each as ``fpr_range`` of :func:`partial_auc`.
+    check_input : bool, default=True
+        False skips every check (a training loop calls it every round on labels
+        it checked once): ``y_true`` must then be a boolean array holding both
+        classes (True: positive) and ``y_score`` finite float32 / float64.
+
+    Returns
+    -------
+    float
+        ``mean_k partial_auc(y_true, y_score, fpr_range=fpr_ranges[k])``, each
+        ``normalize="range"`` (eq. (2) of [1]_).
+
+    References
+    ----------
+    .. [1] Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for
+       Optimizing the Partial Area Under the ROC Curve." Neural Computation
+       29(7), 2017 (arXiv:1605.04337).
+
+    Examples
+    --------
+    >>> from pauc.metrics import mean_partial_auc, partial_auc
+    >>> y, s = [0, 0, 1, 0, 1, 1, 0, 0], [0.1, 0.4, 0.35, 0.8, 0.9, 0.7, 0.2, 0.3]
+    >>> windows = [(0.0, 0.2), (0.0, 0.5)]
+    >>> mean_partial_auc(y, s, windows) == (partial_auc(y, s, fpr_range=windows[0])
+    ...                                     + partial_auc(y, s, fpr_range=windows[1])) / 2
+    True
     """
+    if check_input:
+        windows = [check_fpr_range(w) for w in fpr_ranges]
+        if not windows:
+            raise ValueError("fpr_ranges holds no window")
+        is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
+                                                  exact_ranks=True)
+    else:
+        windows, is_pos, score = fpr_ranges, y_true, y_score
     pos, neg, m, n = _top_of_classes(is_pos, score, max(b for _, b in windows))
-    return [_ranking.partial_area(pos, neg, a, b, 0.0, tp_total=m, fp_total=n) / (b - a)
-            for a, b in windows]
+    return float(sum(_ranking.partial_area(pos, neg, a, b, 0.0, tp_total=m, fp_total=n)
+                     / (b - a) for a, b in windows) / len(windows))
 
 
 def raw_area(y_true, y_score, fpr_lo, fpr_hi, tpr_floor, pos_label, sample_weight):

@@ -9,6 +9,7 @@ from sklearn.metrics import roc_curve as sk_roc_curve
 
 import _brute_force as bf
 from pauc.metrics import (
+    mean_partial_auc,
     partial_auc,
     roc_auc,
     roc_curve,
@@ -311,3 +312,31 @@ def test_roc_curve_documents_its_one_class_contract():
     assert "one class" in doc and "NaN" in doc
     with pytest.raises(ValueError, match="one class"):
         roc_curve([1, 1, 1], [0.1, 0.2, 0.3])
+
+
+# --------------------------------------------------------------- mean_partial_auc
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=4, max_size=40), st.randoms(use_true_random=False))
+def test_mean_partial_auc_is_the_mean_of_the_windows_partial_aucs(levels, rnd):
+    # integer scores: ties; every window, at the ends too
+    y = np.array([rnd.random() < 0.4 for _ in levels])
+    y[:2] = [True, False]
+    s = np.array(levels, dtype=np.float64)
+    windows = [(0.0, 0.05), (0.1, 0.6), (0.0, 1.0), (0.3, 0.35)][:rnd.randint(1, 4)]
+    expected = np.mean([partial_auc(y, s, fpr_range=w) for w in windows])
+    assert mean_partial_auc(y, s, windows) == pytest.approx(expected, abs=1e-12)
+    assert mean_partial_auc(y, s, windows, check_input=False) == pytest.approx(expected,
+                                                                               abs=1e-12)
+    labels = np.where(y, "spam", "ham")
+    assert mean_partial_auc(labels, s, windows, pos_label="spam") == pytest.approx(expected,
+                                                                                   abs=1e-12)
+
+
+def test_mean_partial_auc_checks_its_input():
+    y, s = np.array([0, 1, 0, 1]), np.array([0.1, 0.4, 0.35, 0.8])
+    with pytest.raises(ValueError, match="no window"):
+        mean_partial_auc(y, s, [])
+    with pytest.raises(ValueError):
+        mean_partial_auc(y, s, [(0.3, 0.1)])
+    with pytest.raises(ValueError):
+        mean_partial_auc(y, np.array([0.1, np.nan, 0.3, 0.2]), [(0.0, 0.5)])

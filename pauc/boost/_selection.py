@@ -36,8 +36,8 @@ from .. import metrics
 
 def criterion(is_pos, scores, windows):
     """Mean partial AUC (``normalize="range"``) of ``scores`` over ``windows``."""
-    return float(np.mean(metrics._window_paucs(is_pos, np.asarray(scores, dtype=np.float64),
-                                               windows)))
+    return metrics.mean_partial_auc(is_pos, np.asarray(scores, dtype=np.float64), windows,
+                                    check_input=False)
 
 
 def bootstrap_criteria(is_pos, score_list, windows, rng, n_rounds):

@@ -61,7 +61,7 @@ class ValidationCriterion:
 
     def value(self, is_pos, scores):
         scores = np.asarray(scores, dtype=np.float64).ravel()
-        return float(np.mean(metrics._window_paucs(is_pos, scores, self.windows)))
+        return metrics.mean_partial_auc(is_pos, scores, self.windows, check_input=False)
 
     def __call__(self, preds, data):
         return self.name, self.value(self.is_pos, preds), True
