@@ -130,3 +130,17 @@ def test_n_jobs_does_not_change_the_model(path, cluster_client):
     np.testing.assert_allclose(one.decision_function(X), two.decision_function(X))
     assert [_n_threads(cluster_client, effective_threads(n))
             for n in (None, 1, 2, -1)] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("engine", ["lightgbm", "xgboost"])
+def test_any_fitted_model_scores_dask_data_lazily(engine, cluster_client):
+    """The fitted model (pauc.boost._fit.Model) scores each block on its worker,
+    whichever engine grew it: the in-memory scores, a blend's too."""
+    X, y = nonlinear(1200)
+    model = GradientBoostingRanker((0.0, 0.2), engine=engine, n_estimators=20,
+                                   n_iter_no_change=5, cv=2, random_state=0).fit(X, y)
+    lazy = model.decision_function(_as("cluster", X))
+    assert isinstance(lazy, da.Array)
+    np.testing.assert_allclose(lazy.compute(), model.decision_function(X), rtol=1e-12)
+    np.testing.assert_array_equal(model.predict(_as("cluster", X)).compute(),
+                                  model.predict(X))
