@@ -54,7 +54,10 @@ def bootstrap_criteria(is_pos, score_list, windows, rng, n_rounds):
     ``numpy.random.RandomState``): every window is walked on the same
     resamples, and the criterion is the mean over ``windows`` of the partial
     AUC with ``normalize="range"`` (raw area / window width), as
-    :func:`criterion` on the resampled rows.
+    :func:`criterion` on the resampled rows.  (One window's pass draws the rest
+    of the rows when a resample's walk runs out of the rows that can reach the
+    widest window, probability ~1e-9; the later resamples of that block then
+    differ in that pass only -- the same law, the vectors still paired.)
 
     Returns
     -------
