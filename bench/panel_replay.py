@@ -10,6 +10,15 @@ measured on the whole panel from one run of the boosting::
 
     python bench/panel_replay.py --references logloss mean logloss-extra --confidence 0.84 0.5
 
+The reference ``first`` is the first candidate (the estimator's rule).
+``--bootstrap old new`` replays each rule with both selection bootstraps -- the
+package's (``new``, :func:`pauc.boost._selection.bootstrap_criteria`) and the
+hand-written ``rng.choice`` loop it replaced (``old``, kept in
+``bench/selection_bootstrap.py``) -- and counts, per set and rule, the (split,
+window) cells whose kept candidate differs between the first two::
+
+    python bench/panel_replay.py --references first --confidence 0.84 --bootstrap old new
+
 The choice inside each fit uses the out-of-fold scores only; the test scores are
 read only to report.
 """
@@ -30,6 +39,9 @@ from pauc.boost._stopping import validation_windows
 from pauc.metrics import partial_auc
 
 from _paths import PANEL_CACHE
+from selection_bootstrap import old_bootstrap_criteria
+
+BOOTSTRAPS = {"new": bootstrap_criteria, "old": old_bootstrap_criteria}
 
 
 def _fold_quantiles(raw, pos, window, split):
@@ -101,9 +113,13 @@ def main():
                              "(panel_real.py report reads them; fit seconds copied)")
     parser.add_argument("--references", nargs="+", default=["logloss", "mean", "logloss-extra"])
     parser.add_argument("--confidence", nargs="+", type=float, default=[0.84, 0.5])
+    parser.add_argument("--bootstrap", nargs="+", choices=sorted(BOOTSTRAPS), default=["new"],
+                        help="the selection bootstrap(s) to replay the rules with: the "
+                             "package's (new) or the hand-written one it replaced (old)")
     args = parser.parse_args()
     rules = [(r, c) for r in args.references for c in args.confidence]
     table = defaultdict(lambda: defaultdict(list))
+    differ = defaultdict(lambda: defaultdict(int))     # set -> rule -> cells kept differently
     paths = [p for s in args.sets for p in glob.glob(f"{args.cache}/{s}/{args.method}/*.npz")]
     for path in sorted(paths):
         name = Path(path).parts[-3]
@@ -114,15 +130,19 @@ def main():
         labels = [e[0] for e in found]
         pos, yt = data["y_train"], data["y_test"]
         values = [criterion(pos, e[1], windows) for e in found]
-        boot = bootstrap_criteria(pos, [e[1] for e in found], windows,
-                                  np.random.RandomState(0), BOOTSTRAP_ROUNDS)
+        boots = [BOOTSTRAPS[b](pos, [e[1] for e in found], windows, np.random.RandomState(0),
+                               BOOTSTRAP_ROUNDS) for b in args.bootstrap]
         tests = [partial_auc(yt, e[2], fpr_range=window) for e in found]
         for r, c in rules:
             ref = labels.index(r) if r in labels else 0
-            table[name][f"{r}@{c:g}"].append(tests[select(values, boot, c, ref)])
+            kept = [select(values, boot, c, ref) for boot in boots]
+            for b, k in zip(args.bootstrap, kept):
+                suffix = f"/{b}" if len(args.bootstrap) > 1 else ""
+                table[name][f"{r}@{c:g}{suffix}"].append(tests[k])
+            differ[name][f"{r}@{c:g}"] += len(kept) > 1 and kept[0] != kept[1]
         if args.write_method:
             r, c = rules[0]
-            kept = select(values, boot, c, labels.index(r) if r in labels else 0)
+            kept = select(values, boots[0], c, labels.index(r) if r in labels else 0)
             _store(Path(path), args.write_method, window, tests[kept], labels[kept])
         for label, t in zip(labels, tests):
             table[name][f"only:{label}"].append(t)
@@ -132,6 +152,14 @@ def main():
         n = len(next(iter(cols.values())))
         print(f"{name[:24]:<24} {n:>3} " + " ".join(
             f"{np.mean(cols[k]):16.4f}" if k in cols else f"{'':>16}" for k in keys))
+    if len(args.bootstrap) > 1:
+        a, b = args.bootstrap[:2]
+        print(f"\n(split, window) cells whose kept candidate differs, {a} vs {b}")
+        print(f"{'set':<24} {'n':>3} " + " ".join(f"{f'{r}@{c:g}'[:16]:>16}" for r, c in rules))
+        for name, cols in differ.items():
+            n = len(next(iter(table[name].values())))
+            print(f"{name[:24]:<24} {n:>3} " + " ".join(
+                f"{cols[f'{r}@{c:g}']:16d}" for r, c in rules))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ window when the window holds fewer than 100 negatives
 (:func:`pauc.boost._stopping.validation_windows`).
 
 * :func:`bootstrap_criteria`: the criterion of every candidate on the same
-  stratified bootstrap resamples of the rows (its spread is the standard
+  stratified bootstrap resamples of the rows, drawn by the package's
+  stratified bootstrap (:mod:`pauc._resampling`; its spread is the standard
   error of ``cv_results_``);
 * :func:`select`: the reference (the first candidate) unless another beats it on
   at least ``confidence`` of the paired resamples; among those, the best;
@@ -32,6 +33,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from .. import metrics
+from .._resampling import StratifiedBootstrap
 
 
 def criterion(is_pos, scores, windows):
@@ -41,17 +43,30 @@ def criterion(is_pos, scores, windows):
 
 
 def bootstrap_criteria(is_pos, score_list, windows, rng, n_rounds):
-    """``(n_rounds, len(score_list))`` criteria on paired bootstrap resamples of
-    the rows, positives and negatives resampled separately (each resample keeps
-    the class counts, so the window holds as many negatives)."""
-    pos_rows, neg_rows = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
-    out = np.empty((n_rounds, len(score_list)))
-    for b in range(n_rounds):
-        rows = np.concatenate([rng.choice(pos_rows, pos_rows.size),
-                               rng.choice(neg_rows, neg_rows.size)])
-        for k, s in enumerate(score_list):
-            out[b, k] = criterion(is_pos[rows], s[rows], windows)
-    return out
+    """Criteria of every score vector on ``n_rounds`` paired stratified resamples.
+
+    Each resample draws, with replacement, as many positives among the
+    positive rows and as many negatives among the negative rows as there are
+    (the class counts are kept, so the window holds as many negatives); the
+    same resample scores every vector (paired).  The draws are those of the
+    package's stratified bootstrap (:class:`pauc._resampling.StratifiedBootstrap`,
+    its Cython kernels), seeded by one integer drawn from ``rng`` (a
+    ``numpy.random.RandomState``): every window is walked on the same
+    resamples, and the criterion is the mean over ``windows`` of the partial
+    AUC with ``normalize="range"`` (raw area / window width), as
+    :func:`criterion` on the resampled rows.  (One window's pass draws the rest
+    of the rows when a resample's walk runs out of the rows that can reach the
+    widest window, probability ~1e-9; the later resamples of that block then
+    differ in that pass only -- the same law, the vectors still paired.)
+
+    Returns
+    -------
+    ndarray of shape (n_rounds, len(score_list))
+    """
+    seed = int(rng.randint(np.iinfo(np.int32).max))
+    boot = StratifiedBootstrap(is_pos, score_list, max(b for _, b in windows))
+    areas = [boot.resample(n_rounds, seed, a, b, 0.0) / (b - a) for a, b in windows]
+    return np.mean(areas, axis=0)
 
 
 def win_shares(boot, reference=0):
