@@ -7,18 +7,13 @@ bootstrap.
 
       OMP_NUM_THREADS=1 python bench/selection_bootstrap.py timing
 
-* ``panel-run``: ``bench/panel_real.py run`` with its arguments, after giving
-  the fitted ranker the ``_raw_oof`` attribute that ``panel_real.py`` saves
-  (the candidates' raw out-of-fold scores, ``_fitted.fits[name].raw`` since the
-  one-fit refactor), so that the candidates' scores are cached for
-  ``bench/panel_replay.py``::
-
-      OMP_NUM_THREADS=1 python bench/selection_bootstrap.py panel-run --methods gbm --sets ...
+Whether the kept candidate moves: ``bench/panel_real.py run --methods gbm`` caches
+the candidates' scores, and ``bench/panel_replay.py --bootstrap old new`` replays
+the selection with either bootstrap.
 """
 
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -72,21 +67,8 @@ def timing(repeat):
         print(f"{n:>7} {k:>7} {str(windows):<24} {old:8.3f} {new:8.4f} {old / new:8.1f}")
 
 
-def panel_run(argv):
-    from pauc.boost import GradientBoostingRanker
-    if not hasattr(GradientBoostingRanker, "_raw_oof"):
-        GradientBoostingRanker._raw_oof = property(
-            lambda self: {n: f.raw for n, f in self._fitted.fits.items()})
-    sys.path.insert(0, str(Path(__file__).parent))
-    import panel_real
-    sys.argv = ["panel_real.py", "run", *argv]
-    panel_real.main()
-
-
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "panel-run":
-        panel_run(sys.argv[2:])
-    elif len(sys.argv) > 1 and sys.argv[1] == "timing":
+    if len(sys.argv) > 1 and sys.argv[1] == "timing":
         timing(int(sys.argv[3]) if sys.argv[2:3] == ["--repeat"] else 3)
     else:
         sys.exit(__doc__)
