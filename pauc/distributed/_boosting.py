@@ -50,9 +50,7 @@ References
 Chen, T. and Guestrin, C. "XGBoost: A Scalable Tree Boosting System." KDD 2016.
 """
 
-import contextlib
 import time
-import uuid
 
 import dask
 import dask.array as da
@@ -67,8 +65,7 @@ from ._collective import CollectiveError
 from ._folds import (assign_folds, chunk_class_counts, fold_class_counts,
                      fold_labels)
 from ._graphs import _GraphOrderStatistics
-from ._xgboost_window import (DISTRIBUTED_LOSSES, GlobalWindowMetric, GlobalWindowObjective,
-                              forget, records)
+from ._xgboost_window import DISTRIBUTED_LOSSES, GlobalWindowMetric, GlobalWindowObjective
 
 __all__ = ["WorkerLostError", "COLLECTIVE_TIMEOUT", "ClusterTrainer", "dask_schema",
            "model_scores", "out_of_fold_scores"]
@@ -79,17 +76,6 @@ COLLECTIVE_TIMEOUT = 120
 
 class WorkerLostError(RuntimeError):
     """A Dask worker died (or stopped answering) during distributed boosting."""
-
-
-class _RecordedValues:
-    """The metric records of one candidate in the calling worker process
-    (:class:`~pauc.boost._xgboost_stopping.XGBoostWindowStopping` reads them)."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __call__(self):
-        return records(self.name)
 
 
 class _Counts:
@@ -293,19 +279,16 @@ class ClusterTrainer(Trainer):
         engine = plan.engine_of(candidate)
         objective = GlobalWindowObjective(plan.fpr_range, candidate.loss, fold_coded=True,
                                           held_out=k)
-        name = f"pauc-{uuid.uuid4().hex}"
-        metric = GlobalWindowMetric(plan.windows(self._held_negatives[k]), record=name,
+        metric = GlobalWindowMetric(plan.windows(self._held_negatives[k]),
                                     with_logloss=candidate.rule == "logloss", fold_coded=True,
                                     held_out=k)
         stopping = plan.stopping_rule(candidate, metric.name)
-        try:
-            out = _train(self.client, plan.params(candidate, k, self._threads(plan)),
-                         self._dtrain, plan.rounds, objective, [(self._dtrain, "held_out")],
-                         metric, [engine.stopping_callback(stopping, _RecordedValues(name))])
-        finally:
-            # the metric's records on the workers; a worker that died has none left
-            with contextlib.suppress(Exception):
-                self.client.run(forget, name)
+        # the callback reads the metric's own records: xgboost.dask ships the metric
+        # and the callback to each worker in one task, so there they are the same
+        # objects (no registry by name in the worker process)
+        out = _train(self.client, plan.params(candidate, k, self._threads(plan)),
+                     self._dtrain, plan.rounds, objective, [(self._dtrain, "held_out")],
+                     metric, [engine.stopping_callback(stopping, metric.values)])
         booster = out["booster"]
         return (booster, *engine.stopped(booster))
 

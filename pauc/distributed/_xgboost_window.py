@@ -279,6 +279,7 @@ class GlobalWindowMetric:
         self.fold_coded, self.held_out = bool(fold_coded), held_out
         self._labels = {}
         self.bytes_sent = []
+        self.history = []
 
     def _counts(self, dmatrix, comm):
         key = (dmatrix.handle.value, dmatrix.num_row())
@@ -320,7 +321,13 @@ class GlobalWindowMetric:
         if self.record is not None:
             _RECORDS.setdefault(self.record, []).append(record)
         self.last = record
+        self.history.append(record)
         return record
+
+    def values(self):
+        """This object's records so far, one per call (in the process that called
+        it): what a stopping callback pickled with it reads."""
+        return self.history
 
     def __call__(self, predt, dmatrix):
         record = self.value(predt, dmatrix)
