@@ -13,11 +13,12 @@ the selection with either bootstrap.
 """
 
 import sys
-import time
 
 import numpy as np
 
 from pauc.boost._selection import bootstrap_criteria, criterion
+
+from _timing import best_time
 
 
 def old_bootstrap_criteria(is_pos, score_list, windows, rng, n_rounds):
@@ -45,24 +46,15 @@ def _problem(n, share, k, seed=0):
     return is_pos, [np.argsort(np.argsort(s)) / n + 1.0 / n for s in scores]
 
 
-def _best_time(fn, repeat):
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def timing(repeat):
     cases = [(50_000, 0.1, 7, [(0.0, 0.1)]),
              (3_000, 0.1, 7, [(0.0, 0.05), (0.0, 0.2)])]
     print(f"{'rows':>7} {'vectors':>7} {'windows':<24} {'old s':>8} {'new s':>8} {'old/new':>8}")
     for n, share, k, windows in cases:
         is_pos, scores = _problem(n, share, k)
-        old = _best_time(lambda: old_bootstrap_criteria(
+        old = best_time(lambda: old_bootstrap_criteria(
             is_pos, scores, windows, np.random.RandomState(0), 100), repeat)
-        new = _best_time(lambda: bootstrap_criteria(
+        new = best_time(lambda: bootstrap_criteria(
             is_pos, scores, windows, np.random.RandomState(0), 100), repeat)
         print(f"{n:>7} {k:>7} {str(windows):<24} {old:8.3f} {new:8.4f} {old / new:8.1f}")
 
