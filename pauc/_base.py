@@ -105,11 +105,12 @@ class LossName:
     ``capability``, or one of ``extra`` (``"auto"``).  Read when checked, so that a
     row added to the table is accepted at once.  With ``any_row`` every row passes
     here and a row without the capability is refused in ``fit``, with the reason
-    (:func:`pauc._loss.loss_row`).  ``description`` follows the names in messages."""
+    (:func:`pauc._loss.loss_row`).  Messages list the names (with ``aliases``, each
+    row's aliases too), then ``description``."""
 
-    def __init__(self, capability, *extra, any_row=False, description=None):
+    def __init__(self, capability, *extra, any_row=False, aliases=False, description=None):
         self.capability, self.extra, self.any_row = capability, extra, any_row
-        self.description = description
+        self.aliases, self.description = aliases, description
 
     def _names(self, capability, aliases):
         from ._loss import loss_names      # the table imports the families' kernels
@@ -122,7 +123,7 @@ class LossName:
         return isinstance(value, str) and value in names
 
     def __str__(self):
-        names = str(Options(*self.extra, *self._names(self.capability, False)))
+        names = str(Options(*self.extra, *self._names(self.capability, self.aliases)))
         return names if self.description is None else f"{names} ({self.description})"
 
 

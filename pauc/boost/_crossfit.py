@@ -6,7 +6,8 @@ scores of those rows, from a model that never saw them.  The rules here are
 read by the in-memory trainer (:mod:`pauc.boost._local_trainer`) and by the
 cluster's (through :class:`pauc.boost._fit.Plan`): :func:`n_folds` turns ``cv``
 into a number of folds and :func:`check_fold_counts` refuses folds that cannot
-stop a candidate, with one wording; :func:`plan_folds` draws in-memory folds.  ``cv="auto"`` holds out one
+stop a candidate (naming ``cv``, or the number of folds ``"auto"`` chose);
+:func:`plan_folds` draws in-memory folds.  ``cv="auto"`` holds out one
 stratified validation split of ``validation_fraction`` only where that split's
 window already holds ``SINGLE_SPLIT_MIN`` negatives and as many positives;
 elsewhere it takes 5 folds up to ``SMALL_DATA_ROWS`` rows and 3 above (fewer
@@ -58,11 +59,11 @@ def n_folds(cv, n_pos, n_neg, fpr_range, validation_fraction):
     return int(cv)
 
 
-def check_fold_counts(cv, validation_fraction, fpr_range, train_counts, held_counts):
+def check_fold_counts(cv, validation_fraction, fpr_range, train_counts, held_counts, totals):
     """Refuse folds that cannot stop a candidate.
 
     ``train_counts[k]`` and ``held_counts[k]`` are the ``(positives, negatives)``
-    of fold ``k``'s training and held-out parts.
+    of fold ``k``'s training and held-out parts, ``totals`` the data's.
 
     Raises
     ------
@@ -71,10 +72,8 @@ def check_fold_counts(cv, validation_fraction, fpr_range, train_counts, held_cou
         selects no negative of a training part: the message names the fold,
         the part and its counts.
     """
-    n_pos = n_neg = None
+    n_pos, n_neg = (int(v) for v in totals)
     for k, (train, held) in enumerate(zip(train_counts, held_counts)):
-        if n_pos is None:
-            n_pos, n_neg = int(train[0] + held[0]), int(train[1] + held[1])
         for part, (p, n) in (("training", train), ("held-out", held)):
             if p == 0 or n == 0:
                 raise ValueError(
@@ -104,6 +103,7 @@ def plan_folds(cv, validation_fraction, X, is_pos, fpr_range, seed):
     def counts(rows):
         p = int(is_pos[rows].sum())
         return p, rows.shape[0] - p
-    check_fold_counts(cv if k is None else k, validation_fraction,
-                      fpr_range, [counts(a) for a, _ in folds], [counts(b) for _, b in folds])
+    check_fold_counts(cv if k is None else k, validation_fraction, fpr_range,
+                      [counts(a) for a, _ in folds], [counts(b) for _, b in folds],
+                      (n_pos, n_neg))
     return folds

@@ -4,7 +4,7 @@ The estimator turns its parameters and the training rows' class counts into one
 :class:`Plan` and calls :func:`fit_plan`; the rows stay behind a *trainer*, the one
 object that knows where they are:
 
-* :class:`pauc.boost._crossfit.LocalTrainer`: rows in memory, each (candidate,
+* :class:`pauc.boost._local_trainer.LocalTrainer`: rows in memory, each (candidate,
   fold) boosted by an in-process engine (:mod:`pauc.boost._engines`) in
   parallel threads;
 * the cluster's trainer (``pauc.distributed``, handed over under
@@ -137,11 +137,12 @@ class Plan:
         """``cv`` as a number of folds (1: one validation split); None for a splitter."""
         return n_folds(self.cv, n_pos, n_neg, self.fpr_range, self.validation_fraction)
 
-    def check_folds(self, train_counts, held_counts):
+    def check_folds(self, k, train_counts, held_counts, totals):
         """Refuse folds whose parts lack a class or whose window lacks a negative;
-        ``*_counts[k] = (positives, negatives)`` of fold ``k``'s parts."""
-        check_fold_counts(self.cv, self.validation_fraction, self.fpr_range,
-                          train_counts, held_counts)
+        ``*_counts[i] = (positives, negatives)`` of fold ``i``'s parts, ``totals``
+        the data's (``k``: :meth:`n_folds`'s answer, None for a splitter)."""
+        check_fold_counts(self.cv if k is None else k, self.validation_fraction,
+                          self.fpr_range, train_counts, held_counts, totals)
 
 
 # ---------------------------------------------------------------------- records

@@ -10,7 +10,7 @@ pairs of a positive and a negative ranked inside the FPR window ``[alpha,
 beta]`` by the current scores); on larger data LightGBM's log-loss (the
 reference), the window exponential loss, and log-loss with small regularised
 trees, with exact and with extremely randomised splits -- each on ``K - 1``
-folds and stopped on the held-out fold (:mod:`pauc.boost._crossfit`).  Their pooled out-of-fold scores,
+folds and stopped on the held-out fold (:mod:`pauc.boost._fit`).  Their pooled out-of-fold scores,
 which hold every training negative rather than a validation split's tenth,
 choose among them and among rank blends of them (:mod:`pauc.boost._selection`),
 and the final scores are the kept candidate's K fold models averaged
@@ -312,7 +312,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "fpr_range": FPR_RANGE,
-        "loss": [LossName("hessian", "auto",
+        "loss": [LossName("hessian", "auto", aliases=True,
                           description="the losses of pauc._loss with a Hessian")],
         "n_estimators": [Options("auto"), Interval(int, 1)],
         "learning_rate": [Interval(float, 0.0, closed="neither")],
@@ -400,13 +400,13 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        check_fpr_range(self.fpr_range)
+        fpr_range = check_fpr_range(self.fpr_range)
         trainer, shape, varying = self._trainer(X, y, sample_weight)
-        fitted = fit_plan(self._plan(trainer, shape, varying), trainer)
+        fitted = fit_plan(self._plan(trainer, fpr_range, shape, varying), trainer)
         self._publish(fitted)
         operating = self.operating_fpr
         if operating is None:
-            operating = self.fpr_range[1] if self.fpr_range[1] < 1.0 else None
+            operating = fpr_range[1] if fpr_range[1] < 1.0 else None
         self.threshold_ = trainer.threshold(fitted.model, operating)
         return self
 
@@ -419,7 +419,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         if is_chunked(X, y) or is_dask_collection(X, y):
             # rows on a dask cluster: xgboost.dask on the global window (pauc._dispatch)
             trainer = chunked("boosting_trainer")(X, y, sample_weight, self.engine, self.loss,
-                                                  type(self).__name__)
+                                                  self.cv, type(self).__name__)
             validate_data(self, trainer.schema, reset=True, ensure_min_samples=0,
                           ensure_all_finite=False)
             trainer.set_positive(self._set_binary_classes(trainer.classes, trainer.classes))
@@ -428,10 +428,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         self._check_weights(weight)
         return LocalTrainer(X, is_pos), X.shape, _varying_features(X)
 
-    def _plan(self, trainer, shape, varying):
+    def _plan(self, trainer, fpr_range, shape, varying):
         """The :class:`pauc.boost._fit.Plan` of this estimator on ``trainer``'s rows."""
         n_pos, n_neg = trainer.counts
-        self.j_alpha_, self.j_beta_ = indices_among(n_neg, self.fpr_range)
+        self.j_alpha_, self.j_beta_ = indices_among(n_neg, fpr_range)
         rng = check_random_state(self.random_state)
         fold_seed, seed, boot_seed = (int(v) for v in rng.randint(np.iinfo(np.int32).max,
                                                                   size=3))
@@ -450,7 +450,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                 "num_leaves": int(self.num_leaves),
                 "min_data_in_leaf": int(self.min_child_samples),
                 "lambda_l2": float(self.reg_lambda)}
-        return Plan(tuple(float(v) for v in self.fpr_range), pool, self.engine, base,
+        return Plan(fpr_range, pool, self.engine, base,
                     stopping, self._rounds(stopping), self.n_iter_no_change, self.cv,
                     self.validation_fraction, self.refit, _effective_threads(self.n_jobs),
                     fold_seed, seed, boot_seed, self.verbose)

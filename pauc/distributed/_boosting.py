@@ -115,6 +115,8 @@ def dask_schema(X):
     """A zero-row in-memory stand-in of dask ``X`` with its columns (their names and
     dtypes for a dataframe): scikit-learn's validation reads it to set and check
     ``n_features_in_`` and ``feature_names_in_``, as the in-memory fit does."""
+    if getattr(X, "ndim", 2) != 2:
+        raise ValueError(f"X must be 2-d, got shape {X.shape}")
     if hasattr(X, "columns") and hasattr(X, "_meta"):
         return X._meta
     return np.empty((0,) + tuple(X.shape[1:]), dtype=X.dtype)
@@ -174,6 +176,8 @@ class ClusterTrainer(Trainer):
     sample_weight : None
     engine, loss : str
         The estimator's: ``engine="xgboost"``, a loss with a global kernel.
+    cv : "auto" or int
+        The estimator's: the folds are assigned on the workers, so no splitter.
     estimator_name : str
         Named in the finiteness messages.
 
@@ -186,7 +190,7 @@ class ClusterTrainer(Trainer):
         The distinct labels.
     """
 
-    def __init__(self, X, y, sample_weight, engine, loss, estimator_name):
+    def __init__(self, X, y, sample_weight, engine, loss, cv, estimator_name):
         if engine != "xgboost":
             raise ValueError(
                 "fit on dask data trains with xgboost.dask: pass engine='xgboost'. LightGBM's "
@@ -196,6 +200,10 @@ class ClusterTrainer(Trainer):
             raise NotImplementedError("fit does not take sample_weight with dask data: a "
                                       "weighted window would need the FPR range measured in "
                                       "negative weight; pass sample_weight=None")
+        if isinstance(cv, (bool, np.bool_)) or not isinstance(cv, (str, int, np.integer)):
+            raise ValueError(f"cv={cv!r}: a distributed fit assigns the folds on the workers "
+                             "(seeded, stratified by label; rows never move), so it takes "
+                             "cv='auto' or an int, not a splitter")
         if loss not in ("auto",) + DISTRIBUTED_LOSSES:
             raise ValueError(f"loss={loss!r} needs the sorted window and runs on one machine "
                              "only; a distributed fit takes loss in "
@@ -232,17 +240,14 @@ class ClusterTrainer(Trainer):
                                             max_bin=plan.engine_of(plan.pool[0]).max_bin)
 
     def split(self, plan):
-        if not isinstance(plan.cv, (str, int, np.integer)):
-            raise ValueError(f"cv={plan.cv!r}: a distributed fit assigns the folds on the "
-                             "workers (seeded, stratified by label; rows never move), so it "
-                             "takes cv='auto' or an int, not a splitter")
         n_pos, n_neg = self.counts
         self.n_splits = plan.n_folds(n_pos, n_neg)
         folds = assign_folds(self.is_pos, self.n_splits, plan.fold_seed,
                              plan.validation_fraction, counts=self.chunk_counts)
         (self.folds,) = dask.persist(folds)     # 1 byte per row, read by every step below
         held = fold_class_counts(self.is_pos, self.folds, self.n_splits)[:self.n_splits]
-        plan.check_folds([(n_pos - p, n_neg - n) for p, n in held], held)
+        plan.check_folds(self.n_splits, [(n_pos - p, n_neg - n) for p, n in held], held,
+                         (n_pos, n_neg))
         self._held_negatives = [int(n) for _, n in held]
         # the rows some fold holds out (a validation split holds out fold 0 only)
         mask = self.folds < self.n_splits if self.n_splits == 1 else None

@@ -40,6 +40,8 @@ Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing the
 Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
 """
 
+import uuid
+
 import numpy as np
 
 from .. import _ranking
@@ -280,6 +282,10 @@ class GlobalWindowMetric:
         self._labels = {}
         self.bytes_sent = []
         self.history = []
+        # each metric pickles to bytes of its own: dask.distributed (2024.x) caches the
+        # functions it unpickles by their bytes, and a training whose metric and
+        # stopping callback came from that cache would start from another's records
+        self._token = uuid.uuid4().hex
 
     def _counts(self, dmatrix, comm):
         key = (dmatrix.handle.value, dmatrix.num_row())

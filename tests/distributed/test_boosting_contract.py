@@ -99,6 +99,9 @@ def test_feature_names_are_kept_and_checked(path, cluster_client):
     with pytest.raises(ValueError, match="X has 5 features, but GradientBoostingRanker is "
                                          "expecting 6"):
         model.decision_function(_as(path, X[:, :5]))
+    column = X[:, 0] if path == "memory" else da.from_array(X[:, 0], chunks=400)
+    with pytest.raises(ValueError, match="2-d|2D array"):
+        model.decision_function(column)
     # fitted on an array: no names, and scoring a frame warns as scikit-learn does
     bare = _ranker(early_stopping=False, n_estimators=5).fit(*_as(path, X, y))
     assert not hasattr(bare, "feature_names_in_")
@@ -112,8 +115,22 @@ def test_cv_values_and_their_errors(path, cluster_client):
     res = model.cv_results_
     assert set(res) == {"candidate", "oof_score", "oof_std_error", "win_share", "rounds",
                         "weights", "selected"}
+    assert len({len(v) for v in res.values()}) == 1
+    assert [n for n, kept in zip(res["candidate"], res["selected"]) if kept] == [model.selected_]
     with pytest.raises(ValueError, match="cv=400 folds need at least 400 rows of each"):
         _ranker(cv=400).fit(*_as(path, X, y))
+    # one validation split of validation_fraction: the same plan on either path
+    split = _ranker(cv=1, validation_fraction=0.2).fit(*_as(path, X, y))
+    assert split.n_splits_ == 1 and len(split.cv_results_["rounds"][0]) == 1
+    # a splitter draws in-memory folds; the cluster assigns its folds on the workers
+    from sklearn.model_selection import StratifiedKFold
+    if path == "memory":
+        assert _ranker(cv=StratifiedKFold(3)).fit(X, y).n_splits_ == 3
+    else:
+        # refused before any pass over the rows, with early stopping or without
+        for stopping in (True, False):
+            with pytest.raises(ValueError, match="takes cv='auto' or an int, not a splitter"):
+                _ranker(cv=StratifiedKFold(3), early_stopping=stopping).fit(*_as(path, X, y))
 
 
 @pytest.mark.parametrize("path", PATHS)
