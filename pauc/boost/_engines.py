@@ -182,8 +182,13 @@ class LightGBMEngine(Engine):
         return booster
 
     def predict(self, booster, X, n_rounds):
-        return np.asarray(booster.predict(X, raw_score=True, num_iteration=int(n_rounds)),
-                          dtype=np.float64).ravel()
+        # with the training's thread count: LightGBM sets a process-wide thread count
+        # from each call's parameters, and a prediction without one resets it to every
+        # core under the fold fits other threads are boosting (a segfault was seen once)
+        threads = int(booster.params.get("num_threads", 0) or 0)
+        extra = {"num_threads": threads} if threads > 0 else {}
+        return np.asarray(booster.predict(X, raw_score=True, num_iteration=int(n_rounds),
+                                          **extra), dtype=np.float64).ravel()
 
     def n_rounds(self, booster):
         return booster.current_iteration()

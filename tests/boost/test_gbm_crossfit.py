@@ -402,3 +402,22 @@ def test_docstring_example_runs():
     for t in tests:
         runner.run(t)
     assert runner.failures == 0
+
+
+def test_lightgbm_predicts_with_the_training_thread_count(monkeypatch):
+    """LightGBM sets a process-wide thread count from each call's parameters: a fold's
+    held-out prediction without its own would reset it under the fold fits other
+    threads are boosting (n_jobs=2), so every prediction names the training's."""
+    import lightgbm as lgb
+    calls = []
+    original = lgb.Booster.predict
+
+    def spy(self, data, *args, **kwargs):
+        calls.append((kwargs.get("num_threads"), self.params.get("num_threads")))
+        return original(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(lgb.Booster, "predict", spy)
+    X, y = _data(1200)
+    GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=20, n_iter_no_change=5,
+                           cv=3, n_jobs=2, random_state=0).fit(X, y)
+    assert calls and all(asked == trained and asked >= 1 for asked, trained in calls)
