@@ -340,8 +340,9 @@ def _score_block(block, model):
 
 def _lazy_scores(model, X):
     """``model``'s scores on dask array ``X``, block by block on the workers (the
-    model is one node of the graph, sent to each worker once)."""
-    return da.map_blocks(_score_block, X, dask.delayed(model, pure=True), drop_axis=1,
+    model is one node of the graph, sent to each worker once; not tokenised, which
+    would serialise every booster to name it)."""
+    return da.map_blocks(_score_block, X, dask.delayed(model, pure=False), drop_axis=1,
                          dtype=np.float64, meta=np.empty(0))
 
 
