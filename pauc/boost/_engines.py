@@ -118,8 +118,9 @@ class Engine(ABC):
         """
 
     @abstractmethod
-    def predict(self, booster, X, n_rounds):
-        """Raw scores (float64) of the first ``n_rounds`` rounds."""
+    def predict(self, booster, X, n_rounds, n_threads=None):
+        """Raw scores (float64) of the first ``n_rounds`` rounds, with ``n_threads``
+        threads (None: the booster's training count)."""
 
     @abstractmethod
     def n_rounds(self, booster):
@@ -181,12 +182,13 @@ class LightGBMEngine(Engine):
         booster.free_dataset()
         return booster
 
-    def predict(self, booster, X, n_rounds):
-        # with the training's thread count: LightGBM sets a process-wide thread count
-        # from each call's parameters, and a prediction without one resets it to every
-        # core under the fold fits other threads are boosting (a segfault was seen once)
-        threads = int(booster.params.get("num_threads", 0) or 0)
-        extra = {"num_threads": threads} if threads > 0 else {}
+    def predict(self, booster, X, n_rounds, n_threads=None):
+        # always with a thread count: LightGBM sets a process-wide thread count from
+        # each call's parameters, and a prediction without one resets it to every core
+        # under the fold fits other threads are boosting (a segfault was seen once)
+        if n_threads is None:
+            n_threads = int(booster.params.get("num_threads", 0) or 0)
+        extra = {"num_threads": int(n_threads)} if n_threads > 0 else {}
         return np.asarray(booster.predict(X, raw_score=True, num_iteration=int(n_rounds),
                                           **extra), dtype=np.float64).ravel()
 
@@ -293,7 +295,7 @@ class XGBoostEngine(Engine):
         best_round, _, history = stopping_attributes(booster)
         return min(best_round, booster.num_boosted_rounds()), np.asarray(history, dtype=np.float64)
 
-    def predict(self, booster, X, n_rounds):
+    def predict(self, booster, X, n_rounds, n_threads=None):
         return np.asarray(booster.inplace_predict(_dense(X), iteration_range=(0, int(n_rounds)),
                                                   predict_type="margin"),
                           dtype=np.float64).ravel()
@@ -380,7 +382,7 @@ class ObliviousEngine(Engine):
                      valid_is_pos=None if valid is None else valid[1],
                      windows=() if criterion is None or valid is None else criterion.windows)
 
-    def predict(self, booster, X, n_rounds):
+    def predict(self, booster, X, n_rounds, n_threads=None):
         return booster.predict(X, n_rounds)
 
     def n_rounds(self, booster):

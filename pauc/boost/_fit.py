@@ -165,11 +165,12 @@ class FoldBag:
     def __init__(self, boosters, rounds):
         self.boosters, self.rounds = list(boosters), [int(n) for n in rounds]
 
-    def predict(self, X):
-        """The mean raw score of the boosters, each at its kept round."""
+    def predict(self, X, n_threads=None):
+        """The mean raw score of the boosters, each at its kept round (``n_threads``:
+        the engine's prediction threads, None for each booster's training count)."""
         total = 0.0
         for b, n in zip(self.boosters, self.rounds):
-            total = total + engine_of(b).predict(b, X, n)
+            total = total + engine_of(b).predict(b, X, n, n_threads)
         return total / len(self.boosters)
 
     def gains(self, n_features):
@@ -219,10 +220,10 @@ class Model:
     def __init__(self, members, scales=None):
         self.members, self.scales = members, scales or {}
 
-    def predict(self, X):
+    def predict(self, X, n_threads=None):
         if len(self.members) == 1:
-            return self.members[0][2].predict(X)
-        return sum(w * self.scales[n](bag.predict(X)) for n, w, bag in self.members)
+            return self.members[0][2].predict(X, n_threads)
+        return sum(w * self.scales[n](bag.predict(X, n_threads)) for n, w, bag in self.members)
 
 
 @dataclass

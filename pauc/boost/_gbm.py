@@ -426,7 +426,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
             return trainer, None, True
         X, is_pos, weight = self._validate_training_data(X, y, sample_weight)
         self._check_weights(weight)
-        return LocalTrainer(X, is_pos), X.shape, _varying_features(X)
+        return LocalTrainer(X, is_pos, _effective_threads(self.n_jobs)), X.shape, \
+            _varying_features(X)
 
     def _plan(self, trainer, fpr_range, shape, varying):
         """The :class:`pauc.boost._fit.Plan` of this estimator on ``trainer``'s rows."""
@@ -507,7 +508,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         benchmarks that replay the selection."""
         X = self._validate_X(X)
         fits, scales = self._fitted.fits, self._fitted.model.scales
-        out = {n: f.bag.predict(X) for n, f in fits.items()}
+        out = {n: f.bag.predict(X, _effective_threads(self.n_jobs)) for n, f in fits.items()}
         for n, weights in zip(self.cv_results_.get("candidate", []),
                               self.cv_results_.get("weights", [])):
             if n not in out:
@@ -534,7 +535,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                           ensure_all_finite=False)
             return chunked("model_scores")(self._fitted.model, X, type(self).__name__)
         X = self._validate_X(X)
-        return self._fitted.model.predict(X)
+        return self._fitted.model.predict(X, _effective_threads(self.n_jobs))
 
     def predict(self, X):
         """``classes_[1]`` where ``decision_function(X) >= threshold_``, else ``classes_[0]``."""

@@ -22,10 +22,11 @@ __all__ = ["LocalTrainer", "boost_fold", "run_parallel"]
 
 
 class LocalTrainer(Trainer):
-    """Training rows ``X`` (dense or CSR) with labels ``is_pos``, in memory."""
+    """Training rows ``X`` (dense or CSR) with labels ``is_pos``, in memory; the final
+    model scores them with ``n_threads`` threads."""
 
-    def __init__(self, X, is_pos):
-        self.X, self.labels = X, is_pos
+    def __init__(self, X, is_pos, n_threads=1):
+        self.X, self.labels, self.n_threads = X, is_pos, n_threads
         n_pos = int(is_pos.sum())
         self.counts = (n_pos, is_pos.shape[0] - n_pos)
         self.folds = None
@@ -58,7 +59,8 @@ class LocalTrainer(Trainer):
         return FoldBag([booster], [engine.n_rounds(booster)])
 
     def threshold(self, model, operating_fpr):
-        return operating_threshold(model.predict(self.X), self.labels, operating_fpr)
+        return operating_threshold(model.predict(self.X, self.n_threads), self.labels,
+                                   operating_fpr)
 
 
 def boost_fold(plan, candidate, X, is_pos, train, held_out, params, history=True):

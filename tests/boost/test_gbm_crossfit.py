@@ -407,17 +407,27 @@ def test_docstring_example_runs():
 def test_lightgbm_predicts_with_the_training_thread_count(monkeypatch):
     """LightGBM sets a process-wide thread count from each call's parameters: a fold's
     held-out prediction without its own would reset it under the fold fits other
-    threads are boosting (n_jobs=2), so every prediction names the training's."""
+    threads are boosting (n_jobs=2), so every prediction names one -- the fold fit's
+    inside the fold fits, n_jobs's for the final model."""
+    import threading
+
     import lightgbm as lgb
     calls = []
     original = lgb.Booster.predict
 
     def spy(self, data, *args, **kwargs):
-        calls.append((kwargs.get("num_threads"), self.params.get("num_threads")))
+        calls.append((kwargs.get("num_threads"), self.params.get("num_threads"),
+                      threading.current_thread() is threading.main_thread()))
         return original(self, data, *args, **kwargs)
 
     monkeypatch.setattr(lgb.Booster, "predict", spy)
     X, y = _data(1200)
-    GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=20, n_iter_no_change=5,
-                           cv=3, n_jobs=2, random_state=0).fit(X, y)
-    assert calls and all(asked == trained and asked >= 1 for asked, trained in calls)
+    model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=20,
+                                   n_iter_no_change=5, cv=3, n_jobs=2, random_state=0).fit(X, y)
+    in_folds = [(asked, trained) for asked, trained, main in calls if not main]
+    final = [asked for asked, _, main in calls if main]
+    assert in_folds and all(asked == trained >= 1 for asked, trained in in_folds)
+    assert final and set(final) == {2}
+    calls.clear()
+    model.decision_function(X)
+    assert [asked for asked, _, _ in calls] == [2, 2, 2]
