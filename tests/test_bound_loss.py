@@ -93,3 +93,13 @@ def test_no_training_loop_branches_on_a_loss_name():
              for f in files for i, line in enumerate(f.read_text().splitlines(), 1)
              if pattern.search(line)]
     assert found == []
+
+
+def test_one_mixture_rule_for_one_process_and_several_workers():
+    from pauc._loss._bound import mixture
+    exp, logloss = loss_row("exponential"), loss_row("logloss")
+    assert mixture(exp) == (0.0, True)
+    assert mixture(exp, 0.5) == (0.5, False)
+    assert mixture(exp, normalize=False) == (0.0, False)
+    assert mixture(logloss, 0.3) == (1.0, False)
+    assert mixture(loss_row("squared_hinge")) == (0.0, False)

@@ -36,7 +36,18 @@ from .._validation import empirical_indices
 from . import _window
 from ._table import loss_row
 
-__all__ = ["BoundLoss"]
+__all__ = ["BoundLoss", "mixture"]
+
+
+def mixture(row, logloss_weight=0.0, normalize=True):
+    """``(pointwise_weight, normalize)`` of ``row`` in the mixture ``w * logloss +
+    window loss``: the weight of the pointwise log-loss part (1 for the log-loss row
+    itself, which has no window part) and whether the window part normalises its
+    derivatives (a row that offers it, alone).  The one rule of every caller, in
+    one process (:class:`BoundLoss`) or over several workers
+    (:mod:`pauc.distributed`)."""
+    weight = float(logloss_weight) if row.window else 1.0
+    return weight, bool(normalize and row.normalizable and weight == 0)
 
 
 class BoundLoss:
@@ -69,9 +80,7 @@ class BoundLoss:
         self.n_pos = int(np.count_nonzero(self.is_pos))
         self.n_neg = int(self.is_pos.shape[0] - self.n_pos)
         self.j_alpha, self.j_beta = empirical_indices(self.n_neg, fpr_range)
-        self.pointwise_weight = float(logloss_weight) if self.row.window else 1.0
-        self.normalize = bool(normalize and self.row.normalizable
-                              and self.pointwise_weight == 0)
+        self.pointwise_weight, self.normalize = mixture(self.row, logloss_weight, normalize)
 
     @property
     def n_rows(self):

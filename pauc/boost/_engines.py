@@ -119,8 +119,14 @@ class Engine(ABC):
 
     @abstractmethod
     def predict(self, booster, X, n_rounds, n_threads=None):
-        """Raw scores (float64) of the first ``n_rounds`` rounds, with ``n_threads``
-        threads (None: the booster's training count)."""
+        """Raw scores (float64) of the first ``n_rounds`` rounds.
+
+        ``n_threads``: the prediction's threads where the library takes them per
+        call (LightGBM, whose call sets a process-wide count: None means the
+        booster's training count, never "every core" under parallel fold fits).
+        XGBoost's in-place prediction runs with the booster's own ``nthread`` and
+        is thread-safe; pauc's oblivious trees predict in one thread.
+        """
 
     @abstractmethod
     def n_rounds(self, booster):

@@ -47,6 +47,7 @@ import numpy as np
 from .. import _ranking
 from .._loss import _window as _window_losses
 from .._loss import loss_names, loss_row
+from .._loss._bound import mixture
 from ..objectives import as_scores
 from .._sample_weights import refuse_sample_weights
 from .._validation import check_fpr_range
@@ -178,7 +179,7 @@ class GlobalWindowObjective:
         window): the pointwise log-loss part per row, the window part by the row's
         global kernel."""
         role, counts, row = self._role, self._counts, self.row
-        pointwise = self.logloss_weight if row.window else 1.0
+        pointwise, normalize = mixture(row, self.logloss_weight)
         # XGBoost keeps float32 gradients: a window loss alone adds its float64
         # derivatives into float32 zeros (one rounding, as XGBoost's own cast would do),
         # 8 bytes per row fewer and no copy; the log-loss kernel writes float64
@@ -197,7 +198,7 @@ class GlobalWindowObjective:
             # the negatives read in place (a copy of them would cost 4 bytes per row)
             record.update(row.global_derivatives(
                 scores, role, counts, comm, grad, hess, mask=self._is_neg, bins=self.bins,
-                scale=float(counts.n_rows), normalize=row.normalizable and pointwise == 0,
+                scale=float(counts.n_rows), normalize=normalize,
                 curvature=row.curvature))
         record.update(allreduces=comm.n_calls, bytes_sent=comm.bytes_sent)
         if self.record_scores:
