@@ -104,6 +104,13 @@ VARIANTS = {
     "gbm-absgain-s200": {"_seed_offset": 200},
     "gbm-lrgain": {},
     "gbm-stopgain": {},     # the committed defaults, run again
+    # issue 34: the race, one binning per fit, held-out scores kept from the training loop
+    # (the same names run on the tree before it, d901a4c, for the before/after table)
+    "gbm-race": {},
+    "gbm-race-s100": {"_seed_offset": 100},
+    "gbm-race-s200": {"_seed_offset": 200},
+    # ... and without the race (every candidate on every fold): the full run
+    "gbm-norace": {"_patch": {"pauc.boost._race": {"RACING": False}}},
 }
 
 
@@ -249,12 +256,14 @@ def _save_scores(path, model, y, Xt, yt):
 
 def _describe(model, Xt, yt, window):
     """What the model chose, and each candidate's test pAUC (to replay selection rules)."""
-    out = {"chosen": getattr(model, "best_loss_", None)}
+    out = {"chosen": getattr(model, "best_loss_", None),
+           "selected": getattr(model, "selected_", None)}
     results = getattr(model, "cv_results_", None)
     if results:
         out["cv"] = {k: v for k, v in results.items() if k in ("candidate", "oof_score",
                                                                "oof_std_error", "win_share",
-                                                               "rounds")}
+                                                               "rounds", "boosted_rounds",
+                                                               "dropped")}
         test_scores = getattr(model, "_candidate_test_scores", None)
         if test_scores is not None:
             out["test"] = {c: partial_auc(yt, s, fpr_range=window)

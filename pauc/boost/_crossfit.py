@@ -98,7 +98,8 @@ def plan_folds(cv, validation_fraction, X, is_pos, fpr_range, seed):
         splitter = StratifiedKFold(k, shuffle=True, random_state=seed)
     else:
         splitter = cv
-    folds = [(np.asarray(a), np.asarray(b)) for a, b in splitter.split(X, is_pos)]
+    # each part in increasing row order (LightGBM's subsets keep that order)
+    folds = [(np.sort(a), np.sort(b)) for a, b in splitter.split(X, is_pos)]
 
     def counts(rows):
         p = int(is_pos[rows].sum())

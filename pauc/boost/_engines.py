@@ -8,9 +8,16 @@ Everything it asks of an engine is the small interface of :class:`Engine`:
 * :meth:`~Engine.params`: the engine's parameters for a base configuration and
   a candidate's configuration, both written in LightGBM's names
   (:mod:`pauc.boost._candidates`);
-* :meth:`~Engine.boost`: boost one loss, optionally evaluating held-out rows
-  every round and handing the criterion and the held-out log-loss to a
-  :class:`pauc.boost._stopping.Stopping`, which says when to stop;
+* :meth:`~Engine.rows`: the rows binned once (a LightGBM ``Dataset``, an
+  XGBoost ``QuantileDMatrix``, the oblivious trees' codes), whose ``subset``
+  shares the bins: every fold and candidate of a fit boosts on subsets of one
+  binning;
+* :meth:`~Engine.session`: boost one loss on such rows a block of rounds at a
+  time (:class:`Session`), optionally evaluating held-out rows every round and
+  handing the criterion and the held-out log-loss to a
+  :class:`pauc.boost._stopping.Stopping`, which says when to stop (the race of
+  :mod:`pauc.boost._race` advances candidates side by side);
+  :meth:`~Engine.boost` runs one session to its end;
 * :meth:`~Engine.predict`: raw scores of the first ``n`` rounds;
 * :meth:`~Engine.n_rounds` and :meth:`~Engine.gains`.
 
@@ -33,8 +40,7 @@ How XGBoost differs:
   node instead, ``colsample_bynode=0.5``);
 * sparse ``X`` is densified (XGBoost would read the zeros a sparse matrix
   leaves out as missing values, LightGBM reads them as zeros);
-* XGBoost's callback returns True to stop (``TrainingCallback.after_iteration``)
-  where LightGBM's raises; both adapters feed the same
+* on a cluster, XGBoost's callback feeds the same
   :class:`~pauc.boost._stopping.Stopping` (:mod:`pauc.boost._xgboost_stopping`).
 
 References
@@ -46,15 +52,16 @@ Chen, T. and Guestrin, C. "XGBoost: A Scalable Tree Boosting System." KDD 2016.
 """
 
 import os
+import time
 from abc import ABC, abstractmethod
 
 import numpy as np
 import scipy.sparse as sp
 
 from .._loss import loss_row
-from ..objectives import WindowObjective, refuse_sample_weights
+from ..objectives import WindowObjective
 
-__all__ = ["ENGINES", "CANDIDATE_ENGINES", "Engine", "LightGBMEngine", "XGBoostEngine",
+__all__ = ["ENGINES", "CANDIDATE_ENGINES", "Engine", "Session", "LightGBMEngine", "XGBoostEngine",
            "ObliviousEngine", "get_engine",
            "engine_of", "effective_threads", "held_out_logloss"]
 
@@ -90,9 +97,16 @@ class Engine(ABC):
         """The engine's parameters: ``base`` updated by ``config`` (LightGBM names)."""
 
     @abstractmethod
-    def boost(self, params, loss, fpr_range, n_rounds, train, valid=None, *,
-              criterion=None, stopping=None, log=False):
-        """Boost ``loss`` for up to ``n_rounds`` rounds on ``train = (X, is_pos)``.
+    def rows(self, X, is_pos, params):
+        """``(X, is_pos)`` binned as this engine reads them (with ``params``' binning
+        parameters): an object with ``is_pos``, ``subset(rows)`` (the same bins)
+        and ``like(X, is_pos)`` (other rows binned at these bins)."""
+
+    @abstractmethod
+    def session(self, params, loss, fpr_range, cap, train, valid=None, *,
+                criterion=None, stopping=None, log=False):
+        """A :class:`Session` boosting ``loss`` on ``train`` (from :meth:`rows`), up
+        to ``cap`` rounds.
 
         Parameters
         ----------
@@ -101,8 +115,8 @@ class Engine(ABC):
         loss : str
             ``"logloss"`` or a window loss of :mod:`pauc.objectives`.
         fpr_range : (float, float)
-        n_rounds : int
-        train, valid : (X, is_pos) or None
+        cap : int
+        train, valid : rows of :meth:`rows` (``valid`` None or labelled)
             Training rows, and held-out rows evaluated every round.
         criterion : pauc.boost._stopping.ValidationCriterion or None
             Computed on ``valid`` every round (None: only the held-out
@@ -111,11 +125,19 @@ class Engine(ABC):
             Fed every round; boosting ends when it says so.
         log : bool
             Print the held-out values every round.
-
-        Returns
-        -------
-        booster
         """
+
+    def boost(self, params, loss, fpr_range, n_rounds, train, valid=None, *,
+              criterion=None, stopping=None, log=False):
+        """Boost ``loss`` for up to ``n_rounds`` rounds on ``train = (X, is_pos)``
+        (``valid``: held-out ``(X, is_pos)`` binned at the training rows' bins);
+        one :meth:`session` run to its end.  Returns the booster."""
+        rows = self.rows(*train, params)
+        session = self.session(params, loss, fpr_range, n_rounds, rows,
+                               None if valid is None else rows.like(*valid),
+                               criterion=criterion, stopping=stopping, log=log)
+        session.advance(n_rounds)
+        return session.finish()
 
     @abstractmethod
     def predict(self, booster, X, n_rounds, n_threads=None):
@@ -137,6 +159,102 @@ class Engine(ABC):
         """Total gain of the splits on each feature in the first ``n_rounds`` rounds."""
 
 
+class Session(ABC):
+    """One candidate boosting on one set of training rows, a block of rounds at a
+    time (:meth:`advance`): the held-out rows are scored every round and handed
+    to the :class:`~pauc.boost._stopping.Stopping`, and the held-out scores of
+    the kept round so far are kept (:meth:`kept_scores`), so that neither the
+    race nor the fold's record predicts the held-out rows again.
+
+    Attributes
+    ----------
+    booster
+    rounds : int
+        Rounds boosted.
+    done : bool
+        Stopped by the rule, or at the cap.
+    seconds : float
+        Time spent in :meth:`advance`.
+    """
+
+    # whether the per-round held-out scores are raw margins (else a monotone
+    # transform of them: LightGBM's binary objective reports probabilities)
+    raw_scores = True
+
+    def __init__(self, cap, valid, criterion, stopping, log):
+        self.cap, self.valid, self.criterion = int(cap), valid, criterion
+        self.stopping, self.log = stopping, log
+        self.rounds, self.seconds = 0, 0.0
+        self.done = self.cap <= 0
+        self._kept, self._kept_at, self._ring = None, 0, None
+
+    def advance(self, n_rounds):
+        """Boost up to ``n_rounds`` more rounds (never past the cap); True once done."""
+        if not self.done:
+            start = time.perf_counter()
+            stopped = self._boost(min(int(n_rounds), self.cap - self.rounds))
+            self.done = bool(stopped) or self.rounds >= self.cap
+            self.seconds += time.perf_counter() - start
+        return self.done
+
+    @abstractmethod
+    def _boost(self, n_rounds):
+        """Boost up to ``n_rounds`` rounds, calling :meth:`_after_round` after each
+        (with held-out rows and a stopping rule); True when the rule stops."""
+
+    @abstractmethod
+    def _predict_held_out(self, n_rounds):
+        """Raw held-out scores of the first ``n_rounds`` rounds."""
+
+    def _after_round(self, value, logloss, scores):
+        """Round ``self.rounds``' held-out criterion ``value``, log-loss and
+        ``scores`` (None: not reported): to the stopping rule, and the scores of
+        a new kept round kept (the window rule keeps the middle of a trailing
+        stretch: the last ``width`` rounds' scores are held).  True: stop."""
+        if self.log:
+            print(f"[{self.rounds}] criterion {value} logloss {logloss}")
+        stop = self.stopping.update(value, logloss)
+        if scores is not None:
+            if self.stopping.rule == "logloss":
+                if self.stopping.improved:
+                    self._kept, self._kept_at = np.array(scores, dtype=np.float64), self.rounds
+            else:
+                width = self.stopping.width
+                if self._ring is None:
+                    self._ring = np.empty((width, len(scores)))
+                self._ring[(self.rounds - 1) % width] = scores
+                if self.stopping.improved:
+                    self._kept_at = self.stopping.best_round
+                    self._kept = self._ring[(self._kept_at - 1) % width].copy()
+        return stop
+
+    @property
+    def kept_round(self):
+        """The kept number of rounds so far (all rounds without a stopping rule)."""
+        if self.stopping is None:
+            return self.rounds
+        return max(1, min(self.stopping.best_round, self.rounds)) if self.rounds else 0
+
+    def kept_scores(self):
+        """Held-out scores of the kept round so far, raw or in a monotone
+        transform of them (what a ranking criterion reads)."""
+        n = self.kept_round
+        if self._kept is None or self._kept_at != n:
+            # a session that reports no scores per round (the oblivious kernel)
+            self._kept, self._kept_at = self._predict_held_out(n), n
+        return self._kept
+
+    def held_out_scores(self):
+        """Raw held-out scores of the kept round."""
+        if self.raw_scores:
+            return self.kept_scores()
+        return self._predict_held_out(self.kept_round)
+
+    def finish(self):
+        """Release the training caches; return the booster."""
+        return self.booster
+
+
 class LightGBMEngine(Engine):
     """LightGBM: the binary objective for log-loss, :mod:`pauc.objectives` otherwise."""
 
@@ -150,43 +268,13 @@ class LightGBMEngine(Engine):
         params.update(config)
         return params
 
-    @staticmethod
-    def dataset(X, is_pos, seed, reference=None):
-        import lightgbm as lgb
-        # feature_pre_filter off: on small data LightGBM would otherwise drop every
-        # feature that min_data_in_leaf cannot split, and refuse a custom objective
-        return lgb.Dataset(X, label=is_pos.astype(np.float64), reference=reference,
-                           params={"verbosity": -1, "seed": seed, "feature_pre_filter": False},
-                           free_raw_data=False)
+    def rows(self, X, is_pos, params):
+        return _LightGBMRows.of(X, is_pos, params["seed"])
 
-    def boost(self, params, loss, fpr_range, n_rounds, train, valid=None, *,
-              criterion=None, stopping=None, log=False):
-        import lightgbm as lgb
-        params = dict(params)
-        if not loss_row(loss).window:
-            # the pointwise log-loss: LightGBM's own binary objective
-            params["objective"] = "binary"
-            if valid is not None:
-                params["metric"] = "binary_logloss"
-        else:
-            # built from validated labels: no second validation (objectives.window_objective)
-            params["objective"] = WindowObjective(train[1], fpr_range, loss, 0.0)
-        train_set = self.dataset(*train, params["seed"])
-        extra, callbacks = {}, []
-        if valid is not None:
-            extra = {"valid_sets": [self.dataset(*valid, params["seed"], reference=train_set)],
-                     "valid_names": ["validation"], "feval": criterion}
-            if stopping is not None:
-                callbacks.append(_LightGBMStopping(stopping,
-                                                   None if criterion is None else criterion.name))
-            if log:
-                callbacks.append(lgb.log_evaluation(1))
-        # keep_training_booster: LightGBM would otherwise write the model to a string
-        # and parse it back at the end of training (a sixth of a small cross-fitted fit)
-        booster = lgb.train(params, train_set, num_boost_round=n_rounds, callbacks=callbacks,
-                            keep_training_booster=True, **extra)
-        booster.free_dataset()
-        return booster
+    def session(self, params, loss, fpr_range, cap, train, valid=None, *,
+                criterion=None, stopping=None, log=False):
+        return _LightGBMSession(params, loss, fpr_range, cap, train, valid, criterion,
+                                stopping, log)
 
     def predict(self, booster, X, n_rounds, n_threads=None):
         # always with a thread count: LightGBM sets a process-wide thread count from
@@ -206,21 +294,90 @@ class LightGBMEngine(Engine):
                           dtype=np.float64)
 
 
-class _LightGBMStopping:
-    """LightGBM callback: hands the round's held-out values to a ``Stopping``, raises
-    LightGBM's ``EarlyStopException`` (keeping the stopping's rounds) when it says so."""
+class _LightGBMRows:
+    """Rows as one LightGBM ``Dataset`` (binned once), subsets sharing its bins;
+    ``X`` (the raw rows, for predictions) is taken only when asked for."""
 
-    order = 30      # after LightGBM's own callbacks
+    def __init__(self, dataset, is_pos, source, rows=None):
+        self.dataset, self.is_pos = dataset, is_pos
+        self._source, self._rows, self._X = source, rows, None
 
-    def __init__(self, stopping, criterion_name):
-        self.stopping, self.criterion_name = stopping, criterion_name
-
-    def __call__(self, env):
+    @classmethod
+    def of(cls, X, is_pos, seed, reference=None):
         import lightgbm as lgb
-        results = {r[1]: r[2] for r in env.evaluation_result_list}
-        value = None if self.criterion_name is None else results[self.criterion_name]
-        if self.stopping.update(value, results.get("binary_logloss")):
-            raise lgb.callback.EarlyStopException(self.stopping.best_round - 1, [])
+        # feature_pre_filter off: on small data LightGBM would otherwise drop every
+        # feature that min_data_in_leaf cannot split, and refuse a custom objective.
+        # data_random_seed, not seed: a Booster takes the Dataset's parameters over
+        # its own, and each fold boosts with its own seed
+        dataset = lgb.Dataset(X, label=is_pos.astype(np.float64), reference=reference,
+                              params={"verbosity": -1, "data_random_seed": int(seed),
+                                      "feature_pre_filter": False}, free_raw_data=False)
+        return cls(dataset.construct(), is_pos, X)
+
+    @property
+    def X(self):
+        if self._X is None:
+            self._X = self._source if self._rows is None else self._source[self._rows]
+        return self._X
+
+    def subset(self, rows):
+        rows = np.sort(rows)        # LightGBM keeps a subset's rows in increasing order
+        return _LightGBMRows(self.dataset.subset(rows).construct(), self.is_pos[rows],
+                             self._source if self._rows is None else self.X, rows)
+
+    def like(self, X, is_pos):
+        import lightgbm as lgb
+        dataset = lgb.Dataset(X, label=is_pos.astype(np.float64), reference=self.dataset,
+                              params=self.dataset.params, free_raw_data=False)
+        return _LightGBMRows(dataset.construct(), is_pos, X)
+
+
+class _LightGBMSession(Session):
+    """LightGBM's training loop (``lightgbm.train``'s, without its callbacks):
+    the binary objective for log-loss, :mod:`pauc.objectives` otherwise."""
+
+    def __init__(self, params, loss, fpr_range, cap, train, valid, criterion, stopping, log):
+        import lightgbm as lgb
+        super().__init__(cap, valid, criterion, stopping, log)
+        params = dict(params)
+        self._fobj = None
+        if not loss_row(loss).window:
+            # the pointwise log-loss: LightGBM's own binary objective, whose held-out
+            # scores LightGBM reports as probabilities
+            params["objective"], self.raw_scores = "binary", False
+            if valid is not None and stopping is not None and stopping.rule == "logloss":
+                params["metric"] = "binary_logloss"
+        else:
+            # built from validated labels: no second validation (objectives.window_objective)
+            params["objective"] = "none"
+            self._fobj = WindowObjective(train.is_pos, fpr_range, loss, 0.0)
+        self.booster = lgb.Booster(params=params, train_set=train.dataset)
+        self._evaluated = valid is not None and stopping is not None
+        if self._evaluated:
+            self.booster.add_valid(valid.dataset, "validation")
+        self._scores = None
+
+    def _feval(self, scores, data):
+        self._scores = scores
+        return [] if self.criterion is None else [self.criterion(scores, data)]
+
+    def _boost(self, n_rounds):
+        for _ in range(n_rounds):
+            self.booster.update(fobj=self._fobj)
+            self.rounds += 1
+            if self._evaluated:
+                results = {r[1]: r[2] for r in self.booster.eval_valid(self._feval)}
+                value = None if self.criterion is None else results[self.criterion.name]
+                if self._after_round(value, results.get("binary_logloss"), self._scores):
+                    return True
+        return False
+
+    def _predict_held_out(self, n_rounds):
+        return LightGBMEngine().predict(self.booster, self.valid.X, n_rounds)
+
+    def finish(self):
+        self.booster.free_dataset()
+        return self.booster
 
 
 # LightGBM names -> XGBoost names (module docstring); None: no XGBoost equivalent
@@ -263,28 +420,13 @@ class XGBoostEngine(Engine):
                 params[_XGBOOST_NAMES[key]] = value
         return params
 
-    @staticmethod
-    def dataset(X, is_pos, n_threads, reference=None):
-        """A quantised data set (a held-out one binned as ``reference``)."""
-        import xgboost as xgb
-        return xgb.QuantileDMatrix(_dense(X), label=is_pos.astype(np.float32), max_bin=MAX_BIN,
-                                   ref=reference, nthread=int(n_threads))
+    def rows(self, X, is_pos, params):
+        return _XGBoostRows.of(X, is_pos, params["nthread"])
 
-    def boost(self, params, loss, fpr_range, n_rounds, train, valid=None, *,
-              criterion=None, stopping=None, log=False):
-        import xgboost as xgb
-        train_set = self.dataset(*train, params["nthread"])
-        objective = WindowObjective(train[1], fpr_range, loss, 0.0)
-        extra = {}
-        with_logloss = stopping is not None and stopping.rule == "logloss"
-        if valid is not None and (criterion is not None or with_logloss):
-            metric = CriterionMetric(criterion, valid[1], with_logloss)
-            extra = {"evals": [(self.dataset(*valid, params["nthread"], reference=train_set),
-                                "validation")],
-                     "custom_metric": metric, "verbose_eval": bool(log)}
-            if stopping is not None:
-                extra["callbacks"] = [self.stopping_callback(stopping, metric.values)]
-        return xgb.train(params, train_set, num_boost_round=n_rounds, obj=objective, **extra)
+    def session(self, params, loss, fpr_range, cap, train, valid=None, *,
+                criterion=None, stopping=None, log=False):
+        return _XGBoostSession(params, loss, fpr_range, cap, train, valid, criterion,
+                               stopping, log)
 
     @staticmethod
     def stopping_callback(stopping, values):
@@ -320,35 +462,70 @@ class XGBoostEngine(Engine):
         return gains
 
 
-class CriterionMetric:
-    """XGBoost custom metric of one process: the held-out criterion
-    (:class:`pauc.boost._stopping.ValidationCriterion`; None: not computed) and,
-    with ``with_logloss``, the held-out log-loss; keeps every value unrounded in
-    ``records`` (XGBoost's log rounds them), one dict per round with keys
-    ``"value"`` and ``"logloss"``."""
+class _XGBoostRows:
+    """Rows as XGBoost's quantised matrices: the bins (quantile cuts) sketched once
+    on every row, each subset quantised at them (``ref``)."""
 
-    def __init__(self, criterion, is_pos, with_logloss):
-        self.criterion, self.with_logloss = criterion, with_logloss
-        self.is_pos = np.ascontiguousarray(is_pos, dtype=np.bool_)
-        self.name = "logloss" if criterion is None else criterion.name
-        self.records = []
+    def __init__(self, matrix, is_pos, X, n_threads, cuts=None):
+        self.matrix, self.is_pos, self.X = matrix, is_pos, X
+        self._n_threads, self._cuts = n_threads, matrix if cuts is None else cuts
 
-    def __call__(self, predt, dmatrix):
-        refuse_sample_weights(dmatrix)
-        scores = np.asarray(predt, dtype=np.float64).reshape(-1)
-        record = {"value": None, "logloss": None}
-        out = []
-        if self.criterion is not None:
-            record["value"] = self.criterion.value(self.is_pos, scores)
-            out.append((self.criterion.name, record["value"]))
-        if self.with_logloss:
-            record["logloss"] = held_out_logloss(self.is_pos, scores)
-            out.append(("logloss", record["logloss"]))
-        self.records.append(record)
-        return out if len(out) > 1 else out[0]
+    @classmethod
+    def of(cls, X, is_pos, n_threads):
+        import xgboost as xgb
+        X = _dense(X)
+        matrix = xgb.QuantileDMatrix(X, label=is_pos.astype(np.float32), max_bin=MAX_BIN,
+                                     nthread=int(n_threads))
+        return cls(matrix, is_pos, X, n_threads)
 
-    def values(self):
-        return self.records
+    def like(self, X, is_pos):
+        import xgboost as xgb
+        X = _dense(X)
+        matrix = xgb.QuantileDMatrix(X, label=is_pos.astype(np.float32), max_bin=MAX_BIN,
+                                     ref=self._cuts, nthread=int(self._n_threads))
+        return _XGBoostRows(matrix, is_pos, X, self._n_threads, self._cuts)
+
+    def subset(self, rows):
+        return self.like(self.X[rows], self.is_pos[rows])
+
+
+class _XGBoostSession(Session):
+    """XGBoost's training loop (``xgboost.train``'s, without its callbacks):
+    every loss a custom objective, raw margins from 0; the held-out margins are
+    read from the booster's prediction cache every round."""
+
+    def __init__(self, params, loss, fpr_range, cap, train, valid, criterion, stopping, log):
+        import xgboost as xgb
+        super().__init__(cap, valid, criterion, stopping, log)
+        self._evaluated = valid is not None and stopping is not None
+        self.booster = xgb.Booster(params, [train.matrix] + ([valid.matrix]
+                                                             if self._evaluated else []))
+        self._train = train.matrix
+        self._objective = WindowObjective(train.is_pos, fpr_range, loss, 0.0)
+        self._with_logloss = stopping is not None and stopping.rule == "logloss"
+
+    def _boost(self, n_rounds):
+        for _ in range(n_rounds):
+            self.booster.update(self._train, self.rounds, fobj=self._objective)
+            self.rounds += 1
+            if self._evaluated:
+                scores = np.asarray(self.booster.predict(self.valid.matrix, output_margin=True),
+                                    dtype=np.float64).ravel()
+                value = (None if self.criterion is None
+                         else self.criterion.value(self.valid.is_pos, scores))
+                logloss = (held_out_logloss(self.valid.is_pos, scores) if self._with_logloss
+                           else None)
+                if self._after_round(value, logloss, scores):
+                    return True
+        return False
+
+    def _predict_held_out(self, n_rounds):
+        return np.asarray(self.booster.predict(self.valid.matrix, output_margin=True,
+                                               iteration_range=(0, int(n_rounds))),
+                          dtype=np.float64).ravel()
+
+    def finish(self):
+        return self.booster.reset()
 
 
 class ObliviousEngine(Engine):
@@ -368,25 +545,14 @@ class ObliviousEngine(Engine):
                              f"{sorted(OBLIVIOUS_DEFAULTS)}")
         return dict(OBLIVIOUS_DEFAULTS, **config, seed=int(seed))
 
-    def boost(self, params, loss, fpr_range, n_rounds, train, valid=None, *,
-              criterion=None, stopping=None, log=False):
-        from ._oblivious import boost
-        on_round = None
-        if valid is not None and stopping is not None:
-            with_logloss = stopping.rule == "logloss"
+    def rows(self, X, is_pos, params):
+        from ._oblivious import ObliviousRows
+        return ObliviousRows.of(X, is_pos, params["border_count"])
 
-            def on_round(loss_va, value):
-                # the kernel's held-out log-loss and criterion (the same windows and
-                # walk as criterion.value: pauc.boost._oblivious_tree.HeldOut)
-                value = None if criterion is None else float(value)
-                loss_va = float(loss_va) if with_logloss else None
-                if log:
-                    print(f"[oblivious] {value} {loss_va}")
-                return stopping.update(value, loss_va)
-        return boost(params, loss, fpr_range, n_rounds, train[0], train[1],
-                     valid=None if valid is None else valid[0], on_round=on_round,
-                     valid_is_pos=None if valid is None else valid[1],
-                     windows=() if criterion is None or valid is None else criterion.windows)
+    def session(self, params, loss, fpr_range, cap, train, valid=None, *,
+                criterion=None, stopping=None, log=False):
+        return _ObliviousSession(params, loss, fpr_range, cap, train, valid, criterion,
+                                 stopping, log)
 
     def predict(self, booster, X, n_rounds, n_threads=None):
         return booster.predict(X, n_rounds)
@@ -396,6 +562,37 @@ class ObliviousEngine(Engine):
 
     def gains(self, booster, n_rounds, n_features):
         return booster.gains(n_rounds, n_features)
+
+
+class _ObliviousSession(Session):
+    """pauc's oblivious trees (:class:`pauc.boost._oblivious.ObliviousSession`):
+    the kernel scores the held-out rows and computes their log-loss and
+    criterion; the kept round's scores are predicted from the codes when asked."""
+
+    def __init__(self, params, loss, fpr_range, cap, train, valid, criterion, stopping, log):
+        from ._oblivious import ObliviousSession
+        super().__init__(cap, valid, criterion, stopping, log)
+        self._with_logloss = stopping is not None and stopping.rule == "logloss"
+        evaluated = valid is not None and stopping is not None
+        self._inner = ObliviousSession(
+            params, loss, fpr_range, train, valid, self._on_round if evaluated else None,
+            () if criterion is None or valid is None else criterion.windows)
+        self.booster = self._inner.booster
+
+    def _on_round(self, loss_va, value):
+        # the kernel's held-out log-loss and criterion (the same windows and walk as
+        # criterion.value: pauc.boost._oblivious_tree.HeldOut)
+        self.rounds += 1
+        return self._after_round(None if self.criterion is None else float(value),
+                                 float(loss_va) if self._with_logloss else None, None)
+
+    def _boost(self, n_rounds):
+        stopped = self._inner.advance(n_rounds)
+        self.rounds = self.booster.n_trees
+        return stopped
+
+    def _predict_held_out(self, n_rounds):
+        return self.booster.predict_codes(self.valid.codes, n_rounds)
 
 
 ENGINES = {"lightgbm": LightGBMEngine(), "xgboost": XGBoostEngine()}

@@ -36,6 +36,7 @@ import numpy as np
 
 from ._crossfit import check_fold_counts, n_folds
 from ._engines import engine_of, get_engine
+from ._race import Race
 from ._selection import (RankScale, blend, bootstrap_criteria, criterion,
                          cross_fitted_ensemble, fold_quantiles, select, win_shares)
 from ._stopping import Stopping, validation_windows
@@ -90,6 +91,9 @@ class Plan:
         The folds', the engines' (fold ``k`` boosts with ``seed + k``) and the
         selection bootstrap's seeds.
     verbose : int
+    racing : bool
+        Race the candidates (:mod:`pauc.boost._race`; False: every candidate on
+        every fold).
     """
 
     fpr_range: tuple
@@ -107,6 +111,7 @@ class Plan:
     seed: int
     boot_seed: int
     verbose: int = 0
+    racing: bool = True
 
     def engine_of(self, candidate):
         """The in-process engine of ``candidate``: its own, else the estimator's."""
@@ -149,12 +154,14 @@ class Plan:
 
 @dataclass
 class FoldFit:
-    """One candidate boosted on one fold's training part, stopped on its held-out part."""
+    """One candidate boosted on one fold's training part, stopped on its held-out
+    part (or dropped from the race: no held-out scores)."""
     booster: object
-    rounds: int
+    rounds: int                     # kept
     history: np.ndarray
     held_out_scores: np.ndarray     # raw, in the order of the trainer's held-out rows
     seconds: float
+    boosted: int = 0                # rounds boosted
 
 
 class FoldBag:
@@ -230,11 +237,13 @@ class Model:
 class Fitted:
     """What :func:`fit_plan` returns; the estimator publishes it."""
     model: Model
-    fits: dict               # name -> CandidateFit, in the pool's order
+    fits: dict               # name -> CandidateFit of the race's survivors, pool order
     n_splits: int
     plan: Plan
     selection: Selection = None
     seconds: dict = field(default_factory=dict)
+    boosted: dict = field(default_factory=dict)   # name -> rounds boosted per fold
+    dropped: dict = field(default_factory=dict)   # name -> pauc.boost._race.Drop
 
 
 class Trainer(ABC):
@@ -257,9 +266,12 @@ class Trainer(ABC):
         """Indices into ``labels`` of fold ``k``'s held-out rows."""
 
     @abstractmethod
-    def boost_folds(self, plan):
-        """Every candidate of ``plan.pool`` on every fold: per candidate, its
-        :class:`FoldFit` of each fold."""
+    def boost_folds(self, plan, race):
+        """The candidates of ``plan.pool`` on the folds, racing
+        (:class:`pauc.boost._race.Race`: its ``alive`` candidates are boosted, its
+        checks drop others): per candidate name, its :class:`FoldFit` of each
+        fold (None where it was not boosted; no held-out scores where it was
+        dropped during the fold)."""
 
     @abstractmethod
     def boost_all(self, plan, candidate, n_rounds):
@@ -278,20 +290,27 @@ def fit_plan(plan, trainer):
     if not plan.stopping:
         return _fit_fixed(plan, trainer)
     n_splits = trainer.split(plan)
-    per_candidate = trainer.boost_folds(plan)
-    fits = {c.name: _pool(c, own, trainer, n_splits)
-            for c, own in zip(plan.pool, per_candidate)}
+    race = Race([c.name for c in plan.pool], trainer.labels,
+                [trainer.held_out_rows(k) for k in range(n_splits)], plan.windows,
+                plan.rounds, plan.boot_seed + 1, BOOTSTRAP_ROUNDS, plan.racing)
+    own = trainer.boost_folds(plan, race)
+    fits = {c.name: _pool(c, own[c.name], trainer, n_splits)
+            for c in plan.pool if c.name in race.alive}
     if plan.verbose:
         for name, f in fits.items():
             print(f"[GradientBoostingRanker] {name}: rounds {f.bag.rounds}, "
                   f"{f.seconds:.2f} s")
+        for name, drop in race.dropped.items():
+            print(f"[GradientBoostingRanker] {name}: dropped, {drop}")
     covered = ~np.isnan(next(iter(fits.values())).oof)
     selection = select_candidates(plan, fits, trainer.labels[covered], covered)
     members = [(n, float(w), fits[n].bag)
                for n, w in zip(fits, selection.weights[selection.kept]) if w > 0]
     scales = {n: RankScale(f.raw) for n, f in fits.items()} if len(fits) > 1 else {}
     fitted = Fitted(Model(members, scales), fits, n_splits, plan, selection,
-                    {n: f.seconds for n, f in fits.items()})
+                    {n: float(sum(f.seconds for f in own[n] if f is not None)) for n in own},
+                    {n: [0 if f is None else int(f.boosted) for f in own[n]] for n in own},
+                    dict(race.dropped))
     if plan.refit:
         _refit(plan, trainer, fitted)
     return fitted

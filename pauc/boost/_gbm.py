@@ -51,6 +51,7 @@ from ._engines import ENGINES, effective_threads as _effective_threads
 from ._fit import (BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS, SELECTION_CONFIDENCE,  # noqa: F401
                    SMOOTHING_DIVISOR, Plan, fit_plan)
 from ._local_trainer import LocalTrainer
+from . import _race
 from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F401 (re-exported)
 
 # n_estimators="auto": the cap of rounds with early stopping (CatBoost's 1000: on
@@ -303,7 +304,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     >>> ranker = GradientBoostingRanker((0.0, 0.1), n_estimators=60, n_iter_no_change=20,
     ...                                 cv=3, random_state=0).fit(X[:400], y[:400])
     >>> ranker.n_splits_, sorted(ranker.cv_results_)[:3]
-    (3, ['candidate', 'oof_score', 'oof_std_error'])
+    (3, ['boosted_rounds', 'candidate', 'capped_folds'])
     >>> ranker.selected_ in ranker.cv_results_["candidate"]
     True
     >>> 0.0 <= ranker.score(X[400:], y[400:]) <= 1.0
@@ -454,7 +455,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         return Plan(fpr_range, pool, self.engine, base,
                     stopping, self._rounds(stopping), self.n_iter_no_change, self.cv,
                     self.validation_fraction, self.refit, _effective_threads(self.n_jobs),
-                    fold_seed, seed, boot_seed, self.verbose)
+                    fold_seed, seed, boot_seed, self.verbose, _race.RACING)
 
     def _publish(self, fitted):
         """The fitted attributes a user reads, from :func:`pauc.boost._fit.fit_plan`'s
@@ -474,17 +475,27 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
             rules = {n: f.candidate.rule for n, f in fits.items()}
             self.selected_ = selection.names[selection.kept]
             self.validation_windows_ = selection.windows
+            # the race's survivors and their blends (judged), then the dropped ones
+            names = list(selection.names) + list(fitted.dropped)
+            nan = float("nan")
+            cap = fitted.plan.rounds
             self.cv_results_ = {
-                "candidate": list(selection.names),
-                "oof_score": [float(v) for v in selection.values],
-                "oof_std_error": [float(v) for v in selection.std_errors],
-                "win_share": [float(v) for v in selection.shares],
-                "rounds": [list(fits[n].bag.rounds) if n in fits else None
-                           for n in selection.names],
-                "weights": [{n: float(w) for n, w in zip(fits, weights) if w > 0}
-                            for weights in selection.weights],
-                "selected": [k == selection.kept for k in range(len(selection.names))],
+                "candidate": names,
+                "oof_score": [float(v) for v in selection.values] + [nan] * len(fitted.dropped),
+                "oof_std_error": ([float(v) for v in selection.std_errors]
+                                  + [nan] * len(fitted.dropped)),
+                "win_share": [float(v) for v in selection.shares] + [nan] * len(fitted.dropped),
+                "rounds": [list(fits[n].bag.rounds) if n in fits else None for n in names],
+                "boosted_rounds": [fitted.boosted.get(n) for n in names],
+                "capped_folds": [sum(r >= cap for r in fitted.boosted[n])
+                                 if n in fitted.boosted else None for n in names],
+                "dropped": [str(fitted.dropped[n]) if n in fitted.dropped else None
+                            for n in names],
+                "weights": ([{n: float(w) for n, w in zip(fits, weights) if w > 0}
+                             for weights in selection.weights] + [{}] * len(fitted.dropped)),
+                "selected": [k == selection.kept for k in range(len(names))],
             }
+
             for k, n in enumerate(selection.names):
                 if n in fits:
                     self.validation_score_[n] = float(selection.values[k])
@@ -511,7 +522,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         out = {n: f.bag.predict(X, _effective_threads(self.n_jobs)) for n, f in fits.items()}
         for n, weights in zip(self.cv_results_.get("candidate", []),
                               self.cv_results_.get("weights", [])):
-            if n not in out:
+            if n not in out and weights:
                 out[n] = sum(w * scales[m](out[m]) for m, w in weights.items())
         return out
 

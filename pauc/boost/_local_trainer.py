@@ -1,14 +1,15 @@
 """The in-memory trainer of GradientBoostingRanker (:class:`pauc.boost._fit.Trainer`).
 
-The rows are arrays in this process.  The (candidate, fold) fits are
-independent and run in parallel threads (LightGBM and XGBoost release the GIL
-while they grow a tree, pauc's oblivious trees in their kernels); each has its
-own seed and every engine is deterministic, so the fitted model does not depend
-on the number of threads.  Every training call goes through an engine
-(:mod:`pauc.boost._engines`).
+The rows are arrays in this process.  While candidates race
+(:mod:`pauc.boost._race`), a fold's candidates advance side by side in parallel
+threads, a block of rounds at a time, and the folds follow one another; once
+one candidate is left (or without a race) its (candidate, fold) fits are
+independent and run in parallel threads.  LightGBM and XGBoost release the GIL
+while they grow a tree, pauc's oblivious trees in their kernels; each fit has
+its own seed, every engine is deterministic and the race decides between
+blocks, so the fitted model does not depend on the number of threads.  Every
+training call goes through an engine (:mod:`pauc.boost._engines`).
 """
-
-import time
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -16,20 +17,24 @@ from joblib import Parallel, delayed
 from .._threshold import operating_threshold
 from ._crossfit import plan_folds
 from ._fit import FoldBag, FoldFit, Trainer
+from ._race import RACE_BLOCK
 from ._stopping import ValidationCriterion
 
-__all__ = ["LocalTrainer", "boost_fold", "run_parallel"]
+__all__ = ["LocalTrainer", "fold_fit", "run_parallel"]
 
 
 class LocalTrainer(Trainer):
     """Training rows ``X`` (dense or CSR) with labels ``is_pos``, in memory; the final
-    model scores them with ``n_threads`` threads."""
+    model scores them with ``n_threads`` threads.  Each engine bins the rows once
+    per fit (:meth:`pauc.boost._engines.Engine.rows`); the folds' parts are
+    subsets of that binning, shared by every candidate."""
 
     def __init__(self, X, is_pos, n_threads=1):
         self.X, self.labels, self.n_threads = X, is_pos, n_threads
         n_pos = int(is_pos.sum())
         self.counts = (n_pos, is_pos.shape[0] - n_pos)
         self.folds = None
+        self._binned = {}
 
     def split(self, plan):
         self.folds = plan_folds(plan.cv, plan.validation_fraction, self.X, self.labels,
@@ -39,23 +44,83 @@ class LocalTrainer(Trainer):
     def held_out_rows(self, k):
         return self.folds[k][1]
 
-    def boost_folds(self, plan):
-        pool = plan.pool
-        per_job = max(1, plan.n_threads // (len(pool) * len(self.folds)))
-        # fold after fold, each fold's candidates in turn: threads running side by
-        # side then mostly pair a GIL-free oblivious fit with a LightGBM one, whose
-        # per-round callbacks hold the GIL (two of those wait for each other)
-        jobs = [(boost_fold, (plan, c, self.X, self.labels, train, held_out,
-                              plan.params(c, k, per_job)),
-                 {"history": k == 0})
-                for k, (train, held_out) in enumerate(self.folds) for c in pool]
-        fits = run_parallel(jobs, plan.n_threads)
-        return [fits[i::len(pool)] for i in range(len(pool))]
+    # ----------------------------------------------------------- the rows
+    def rows(self, plan, candidate, k=None):
+        """``candidate``'s engine's binning of every row (``k`` None), or fold
+        ``k``'s ``(training, held-out)`` subsets of it; made once per fit, in
+        the calling thread."""
+        engine = plan.engine_of(candidate)
+        if engine.name not in self._binned:
+            self._binned[engine.name] = engine.rows(self.X, self.labels,
+                                                    plan.params(candidate, 0, plan.n_threads))
+        if k is None:
+            return self._binned[engine.name]
+        key = (engine.name, k)
+        if key not in self._binned:
+            whole = self._binned[engine.name]
+            self._binned[key] = tuple(whole.subset(rows) for rows in self.folds[k])
+        return self._binned[key]
+
+    def session(self, plan, candidate, k, n_threads):
+        """A session of ``candidate`` on fold ``k``, stopped on its held-out part by
+        ``plan.stopping_rule``.  A log-loss candidate computes the window
+        criterion every round on the first fold only (it stops on its log-loss:
+        the criterion is for the record)."""
+        train, held_out = self.rows(plan, candidate, k)
+        criterion = ValidationCriterion(plan.windows(int((~held_out.is_pos).sum())),
+                                        held_out.is_pos)
+        if candidate.rule == "logloss" and k != 0:
+            criterion = None
+        stopping = plan.stopping_rule(candidate, None if criterion is None else criterion.name)
+        return plan.engine_of(candidate).session(
+            plan.params(candidate, k, n_threads), candidate.loss, plan.fpr_range, plan.rounds,
+            train, held_out, criterion=criterion, stopping=stopping, log=plan.verbose >= 2)
+
+    # ------------------------------------------------------------ boosting
+    def boost_folds(self, plan, race):
+        own = {c.name: [None] * len(self.folds) for c in plan.pool}
+        k = 0
+        while k < len(self.folds) and race.racing:
+            self._race_fold(plan, race, k, own)
+            k += 1
+        # no race left: every candidate alive on every fold left, all in parallel
+        rest = [(c, j) for j in range(k, len(self.folds)) for c in plan.pool
+                if c.name in race.alive]
+        per_job = max(1, plan.n_threads // max(1, len(rest)))
+        for c, j in rest:
+            self.rows(plan, c, j)
+        jobs = [(_run, (self.session(plan, c, j, per_job),), {}) for c, j in rest]
+        for (c, j), fit in zip(rest, run_parallel(jobs, plan.n_threads)):
+            own[c.name][j] = fit
+        return own
+
+    def _race_fold(self, plan, race, k, own):
+        """Fold ``k`` of the race: the alive candidates side by side, ``RACE_BLOCK``
+        rounds at a time, checked after every block and at the fold's end."""
+        pool = [c for c in plan.pool if c.name in race.alive]
+        per_job = max(1, plan.n_threads // len(pool))
+        sessions = {c.name: self.session(plan, c, k, per_job) for c in pool}
+        race.start_fold(k)
+        while True:
+            running = [s for n, s in sessions.items() if n in race.alive and not s.done]
+            if not running:
+                break
+            run_parallel([(s.advance, (RACE_BLOCK,), {}) for s in running], plan.n_threads)
+            for n in race.check(k, {n: (sessions[n].kept_scores(), sessions[n].rounds,
+                                        sessions[n].done) for n in race.alive}):
+                own[n][k] = fold_fit(sessions[n], held_out=False)
+        alive = list(race.alive)
+        fits = run_parallel([(fold_fit, (sessions[n],), {}) for n in alive], plan.n_threads)
+        for n, fit in zip(alive, fits):
+            own[n][k] = fit
+        race.end_fold(k, {n: (own[n][k].held_out_scores, own[n][k].boosted) for n in alive})
 
     def boost_all(self, plan, candidate, n_rounds):
         engine = plan.engine_of(candidate)
-        booster = engine.boost(plan.params(candidate, 0, plan.n_threads), candidate.loss,
-                               plan.fpr_range, n_rounds, (self.X, self.labels))
+        session = engine.session(plan.params(candidate, 0, plan.n_threads), candidate.loss,
+                                 plan.fpr_range, n_rounds, self.rows(plan, candidate))
+        session.advance(n_rounds)
+        booster = session.finish()
         return FoldBag([booster], [engine.n_rounds(booster)])
 
     def threshold(self, model, operating_fpr):
@@ -63,24 +128,19 @@ class LocalTrainer(Trainer):
                                    operating_fpr)
 
 
-def boost_fold(plan, candidate, X, is_pos, train, held_out, params, history=True):
-    """Boost ``candidate`` on the rows ``train``, stop it on ``held_out``
-    (``plan.stopping_rule``).  A log-loss candidate computes the window criterion
-    every round only with ``history`` (it stops on its log-loss: the criterion is
-    for the record)."""
-    start = time.perf_counter()
-    engine = plan.engine_of(candidate)
-    X_tr, pos_tr, X_va, pos_va = X[train], is_pos[train], X[held_out], is_pos[held_out]
-    criterion = ValidationCriterion(plan.windows(int((~pos_va).sum())), pos_va)
-    if candidate.rule == "logloss" and not history:
-        criterion = None
-    stopping = plan.stopping_rule(candidate, None if criterion is None else criterion.name)
-    booster = engine.boost(params, candidate.loss, plan.fpr_range, plan.rounds, (X_tr, pos_tr),
-                           (X_va, pos_va), criterion=criterion, stopping=stopping,
-                           log=plan.verbose >= 2)
-    rounds = min(stopping.best_round, engine.n_rounds(booster))
-    return FoldFit(booster, rounds, np.asarray(stopping.history, dtype=np.float64),
-                   engine.predict(booster, X_va, rounds), time.perf_counter() - start)
+def fold_fit(session, held_out=True):
+    """The record of a session that has ended (or was dropped): its booster, kept
+    round, criterion history and (``held_out``) raw held-out scores at the kept
+    round."""
+    scores = session.held_out_scores() if held_out else None
+    history = np.asarray(session.stopping.history, dtype=np.float64)
+    return FoldFit(session.finish(), session.kept_round, history, scores, session.seconds,
+                   session.rounds)
+
+
+def _run(session):
+    session.advance(session.cap)
+    return fold_fit(session)
 
 
 def run_parallel(jobs, n_threads):

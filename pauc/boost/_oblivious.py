@@ -149,8 +149,11 @@ class ObliviousBooster:
 
     def predict(self, X, n_rounds=None):
         """Raw scores of the first ``n_rounds`` trees (all: None)."""
+        return self.predict_codes(self.quantizer.codes(X), n_rounds)
+
+    def predict_codes(self, codes, n_rounds=None):
+        """:meth:`predict` of rows already quantised (``codes``, feature-major)."""
         n = self.n_trees if n_rounds is None else min(int(n_rounds), self.n_trees)
-        codes = self.quantizer.codes(X)
         scores = np.zeros(codes.shape[1])
         if n > 0:
             add_trees(codes, *self.arrays(), 0, n, scores)
@@ -163,9 +166,32 @@ class ObliviousBooster:
         return np.bincount(features[:n].ravel(), gains[:n].ravel(), minlength=n_features)
 
 
-def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=None,
-          valid_is_pos=None, windows=()):
-    """Grow up to ``n_rounds`` oblivious trees on ``(X, is_pos)`` for ``loss``.
+class ObliviousRows:
+    """Rows quantised once (:class:`Quantizer` fitted on them) with their labels:
+    every fold and candidate of a fit boosts on subsets of the same codes."""
+
+    def __init__(self, quantizer, codes, is_pos):
+        self.quantizer, self.codes, self.is_pos = quantizer, codes, is_pos
+
+    @classmethod
+    def of(cls, X, is_pos, border_count):
+        X = _dense(X)
+        quantizer = Quantizer(border_count).fit(X)
+        return cls(quantizer, quantizer.codes(X), is_pos)
+
+    def subset(self, rows):
+        return ObliviousRows(self.quantizer, np.ascontiguousarray(self.codes[:, rows]),
+                             None if self.is_pos is None else self.is_pos[rows])
+
+    def like(self, X, is_pos):
+        """Other rows quantised at these rows' borders."""
+        return ObliviousRows(self.quantizer, self.quantizer.codes(_dense(X)), is_pos)
+
+
+class ObliviousSession:
+    """Oblivious trees grown on ``train`` (:class:`ObliviousRows`) a block of rounds
+    at a time, the held-out rows ``valid`` scored by the kernel after every tree
+    (:class:`pauc.boost._oblivious_tree.HeldOut`).
 
     Parameters
     ----------
@@ -174,67 +200,85 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
     loss : str
         ``"logloss"`` or a window loss of :mod:`pauc.objectives`.
     fpr_range : (float, float)
-    n_rounds : int
-    X, is_pos : training rows
-    valid : X or None
-        Held-out rows, scored by the kernel after every tree
-        (:class:`pauc.boost._oblivious_tree.HeldOut`).
+    train, valid : ObliviousRows (valid: None or labelled rows)
     on_round : callable or None
         ``on_round(held_out_logloss, held_out_criterion)`` after every round
         (with ``valid``; NaN for what is not computed); True stops the
         boosting.
-    valid_is_pos : bool array or None
-        The held-out rows' labels (their log-loss needs them).
     windows : sequence of (alpha, beta)
         The held-out criterion's FPR windows (empty: no criterion).
+    """
+
+    def __init__(self, params, loss, fpr_range, train, valid=None, on_round=None, windows=()):
+        depth = int(params["depth"])
+        if params["score"] not in SCORES:
+            raise ValueError(f"score must be one of {SCORES}, got {params['score']!r}")
+        if train.quantizer.border_count != int(params["border_count"]):
+            raise ValueError(f"rows quantised with {train.quantizer.border_count} borders, "
+                             f"the parameters ask for {params['border_count']}")
+        self.grower = Grower(train.codes, train.quantizer.n_bins_, train.quantizer.offsets_,
+                             depth, float(params["learning_rate"]),
+                             float(params["l2_leaf_reg"]), float(params["random_strength"]),
+                             params["bootstrap"], float(params["subsample"]),
+                             float(params["bagging_temperature"]), params["score"] == "cosine",
+                             Random(params["seed"]))
+        self.booster = ObliviousBooster(train.quantizer, depth)
+        self.scores = np.zeros(train.codes.shape[1])
+        self.held_out = HeldOut(np.empty((train.codes.shape[0], 0), np.uint8) if valid is None
+                                else valid.codes,
+                                None if valid is None else valid.is_pos, windows)
+        self.valid, self.on_round, self.depth = valid, on_round, depth
+        # the pointwise log-loss grows in the kernel's own loop, without the GIL
+        self.objective = (objectives.WindowObjective(train.is_pos, fpr_range, loss, 0.0)
+                          if loss_row(loss).window else None)
+        self.y = train.is_pos.astype(np.float64)
+        self.done = False
+
+    def advance(self, n_rounds):
+        """Grow up to ``n_rounds`` more trees (fewer when ``on_round`` stops); True
+        once stopped."""
+        depth, n_leaves = self.depth, 1 << self.depth
+        t = 0
+        while t < n_rounds and not self.done:
+            # log-loss: a chunk of rounds without the GIL (ROUNDS_PER_CALL), then its
+            # held-out figures handed to on_round round by round; trees grown past a
+            # stop are dropped, so the result does not depend on the chunk
+            k = min(ROUNDS_PER_CALL if self.objective is None else 1, n_rounds - t)
+            features, borders = np.empty((k, depth), np.int32), np.empty((k, depth), np.int32)
+            values, gains = np.empty((k, n_leaves)), np.empty((k, depth))
+            losses, criteria = np.empty(k), np.empty(k)
+            if self.objective is None:
+                self.grower.grow_logloss(self.y, self.scores, k, features, borders, values,
+                                         gains, self.held_out, losses, criteria)
+            else:
+                grad, hess = self.objective.gradient(self.scores)
+                self.grower.grow(np.ascontiguousarray(grad, dtype=np.float64),
+                                 np.ascontiguousarray(hess, dtype=np.float64), self.scores,
+                                 features, borders, values, gains, self.held_out, losses,
+                                 criteria)
+            if self.valid is not None and self.on_round is not None:
+                for r in range(k):
+                    if self.on_round(losses[r], criteria[r]):
+                        k, self.done = r + 1, True
+                        break
+            self.booster.add(features[:k], borders[:k], values[:k], gains[:k])
+            t += k
+        return self.done
+
+
+def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=None,
+          valid_is_pos=None, windows=()):
+    """Grow up to ``n_rounds`` oblivious trees on ``(X, is_pos)`` for ``loss``
+    (:class:`ObliviousSession` on rows quantised here; ``valid``: held-out ``X``
+    with labels ``valid_is_pos``).
 
     Returns
     -------
     ObliviousBooster
     """
-    depth = int(params["depth"])
-    if params["score"] not in SCORES:
-        raise ValueError(f"score must be one of {SCORES}, got {params['score']!r}")
-    X = _dense(X)       # once: the quantiser's fit and codes read it again
-    quantizer = Quantizer(params["border_count"]).fit(X)
-    codes = quantizer.codes(X)
-    grower = Grower(codes, quantizer.n_bins_, quantizer.offsets_, depth,
-                    float(params["learning_rate"]), float(params["l2_leaf_reg"]),
-                    float(params["random_strength"]), params["bootstrap"],
-                    float(params["subsample"]), float(params["bagging_temperature"]),
-                    params["score"] == "cosine", Random(params["seed"]))
-    booster = ObliviousBooster(quantizer, depth)
-    scores = np.zeros(codes.shape[1])
-    held_out = HeldOut(quantizer.codes(X[:0] if valid is None else valid), valid_is_pos,
-                       windows)
-    n_leaves = 1 << depth
-    # the pointwise log-loss grows in the kernel's own loop, without the GIL
-    objective = (objectives.WindowObjective(is_pos, fpr_range, loss, 0.0)
-                 if loss_row(loss).window else None)
-    y = is_pos.astype(np.float64)
-    t = 0
-    while t < n_rounds:
-        # log-loss: a chunk of rounds without the GIL (ROUNDS_PER_CALL), then its
-        # held-out figures handed to on_round round by round; trees grown past a
-        # stop are dropped, so the result does not depend on the chunk
-        k = min(ROUNDS_PER_CALL if objective is None else 1, n_rounds - t)
-        features, borders = np.empty((k, depth), np.int32), np.empty((k, depth), np.int32)
-        values, gains = np.empty((k, n_leaves)), np.empty((k, depth))
-        losses, criteria = np.empty(k), np.empty(k)
-        if objective is None:
-            grower.grow_logloss(y, scores, k, features, borders, values, gains, held_out,
-                                losses, criteria)
-        else:
-            grad, hess = objective.gradient(scores)
-            grower.grow(np.ascontiguousarray(grad, dtype=np.float64),
-                        np.ascontiguousarray(hess, dtype=np.float64), scores,
-                        features, borders, values, gains, held_out, losses, criteria)
-        if valid is not None and on_round is not None:
-            for r in range(k):
-                if on_round(losses[r], criteria[r]):
-                    booster.add(features[:r + 1], borders[:r + 1], values[:r + 1],
-                                gains[:r + 1])
-                    return booster
-        booster.add(features, borders, values, gains)
-        t += k
-    return booster
+    train = ObliviousRows.of(X, is_pos, params["border_count"])
+    session = ObliviousSession(params, loss, fpr_range, train,
+                               None if valid is None else train.like(valid, valid_is_pos),
+                               on_round, windows)
+    session.advance(n_rounds)
+    return session.booster

@@ -113,6 +113,8 @@ class Stopping:
         The kept number of rounds (1-based).
     best : float
         The criterion at the kept stretch (its trailing mean) or round.
+    improved : bool
+        Whether the last :meth:`update` moved the kept round.
     """
 
     def __init__(self, criterion_name, rule, patience, width, learning_rate=LOGLOSS_GAIN_RATE):
@@ -124,6 +126,7 @@ class Stopping:
         self._t = -1
         self._best, self._best_end = -np.inf, 0
         self._loss_best, self._loss_end = np.inf, 0
+        self.improved = False
 
     @property
     def best_round(self):
@@ -142,6 +145,7 @@ class Stopping:
         and held-out ``logloss`` (read by the log-loss rule); True: stop."""
         self._t += 1
         t = self._t
+        self.improved = False
         if self.criterion_name is not None:
             self.history.append(value)
         if self.rule == "logloss":
@@ -149,9 +153,11 @@ class Stopping:
                 self._loss_first = abs(logloss)
             if logloss < self._loss_best - self.min_gain * self._loss_first:
                 self._loss_best, self._loss_end = logloss, t
+                self.improved = True
             return t - self._loss_end >= min(self.patience,
                                              max(LOGLOSS_MIN_PATIENCE, self._loss_end + 1))
         mean = float(np.mean(self.history[max(0, t + 1 - self.width):]))
         if mean > self._best:
             self._best, self._best_end = mean, t
+            self.improved = True
         return t - self._best_end >= self.patience

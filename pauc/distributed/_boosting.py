@@ -261,21 +261,29 @@ class ClusterTrainer(Trainer):
     def held_out_rows(self, k):
         return np.flatnonzero(self._held_folds == k)
 
-    def boost_folds(self, plan):
-        per_candidate = []
-        for c in plan.pool:
-            start = time.perf_counter()
-            fits = [self._boost_fold(plan, c, k) for k in range(self.n_splits)]
-            seconds = (time.perf_counter() - start) / self.n_splits
-            # the held-out rows' raw scores, each by its own fold's model, gathered on
-            # the client (8 bytes per held-out row, no feature)
-            raw = out_of_fold_scores([f[0] for f in fits], [f[1] for f in fits], self.X,
-                                     self.folds)
-            raw = np.asarray((raw if self._mask is None else raw[self._mask]).compute(),
-                             dtype=np.float64)
-            per_candidate.append([FoldFit(b, n, history, raw[self._held_folds == k], seconds)
-                                  for k, (b, n, history) in enumerate(fits)])
-        return per_candidate
+    def boost_folds(self, plan, race):
+        # the race between folds (pauc.boost._race): xgboost.dask boosts a fold in one
+        # collective call, so the candidates are judged after each fold, not each block
+        own = {c.name: [None] * self.n_splits for c in plan.pool}
+        for k in range(self.n_splits):
+            alive = [c for c in plan.pool if c.name in race.alive]
+            fits = []
+            for c in alive:
+                start = time.perf_counter()
+                fits.append((*self._boost_fold(plan, c, k), time.perf_counter() - start))
+            # fold k's raw held-out scores, each candidate's by its fold-k model, gathered
+            # on the client (8 bytes per held-out row and candidate, no feature)
+            lazy = [out_of_fold_scores([b if j == k else None for j in range(self.n_splits)],
+                                       [n] * self.n_splits, self.X, self.folds)
+                    for b, n, _, _ in fits]
+            lazy = [raw if self._mask is None else raw[self._mask] for raw in lazy]
+            held = self._held_folds == k
+            for c, (b, n, history, seconds), raw in zip(alive, fits, dask.compute(*lazy)):
+                own[c.name][k] = FoldFit(b, n, history, np.asarray(raw, dtype=np.float64)[held],
+                                         seconds, b.num_boosted_rounds())
+            race.end_fold(k, {n: (own[n][k].held_out_scores, own[n][k].boosted)
+                              for n in race.alive})
+        return own
 
     def _boost_fold(self, plan, candidate, k):
         """``(booster, kept rounds, history)`` of ``candidate`` boosted on every fold
@@ -319,7 +327,7 @@ def _held_out_block(X, folds, boosters, rounds):
     out, folds = np.full(X.shape[0], np.nan), folds.ravel()
     for k, (booster, n) in enumerate(zip(boosters, rounds)):
         rows = folds == k
-        if rows.any():
+        if booster is not None and rows.any():
             out[rows] = booster.inplace_predict(np.ascontiguousarray(X[rows]),
                                                 iteration_range=(0, int(n)),
                                                 predict_type="margin")
@@ -329,7 +337,8 @@ def _held_out_block(X, folds, boosters, rounds):
 def out_of_fold_scores(boosters, rounds, X, folds):
     """The lazy out-of-fold raw scores: each row scored, on its worker, by the
     model of its fold -- ``boosters[k]``, which was boosted without fold ``k``'s
-    rows, at its kept round ``rounds[k]``."""
+    rows, at its kept round ``rounds[k]`` (NaN for the rows of a fold whose
+    booster is None)."""
     return da.map_blocks(_held_out_block, X, folds[:, None], boosters=list(boosters),
                          rounds=[int(n) for n in rounds], drop_axis=1, dtype=np.float64)
 

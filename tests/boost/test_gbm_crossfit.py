@@ -57,7 +57,8 @@ def test_fold_quantiles_pool_folds_of_different_scales():
                                   [0.5, 0.5, 1.0])
 
 
-def test_out_of_fold_scores_are_the_fold_models_predictions():
+def test_out_of_fold_scores_are_the_fold_models_predictions(monkeypatch):
+    monkeypatch.setattr("pauc.boost._race.RACING", False)   # every candidate's folds
     X, y = _data(1500)
     splitter = StratifiedKFold(3, shuffle=True, random_state=1)
     model = GradientBoostingRanker((0.0, 0.2), n_estimators=40, n_iter_no_change=10,
@@ -163,7 +164,7 @@ def test_kept_candidate_is_the_best_eligible_one():
     assert res["selected"].index(True) == best
     assert model.selected_ == res["candidate"][best]
     assert set(res) == {"candidate", "oof_score", "oof_std_error", "win_share", "rounds",
-                        "weights", "selected"}
+                        "boosted_rounds", "capped_folds", "dropped", "weights", "selected"}
     assert all(0 < se < 0.1 for se in res["oof_std_error"])
 
 
@@ -226,23 +227,25 @@ def test_greedy_ensemble_returns_the_weights_of_its_value():
 
 # --------------------------------------------------------- hostile-pass fixes
 
-class _Env:
-    def __init__(self, t, value):
-        self.iteration, self.begin_iteration = t, 0
-        self.evaluation_result_list = [("validation", "pauc", value, True),
-                                       ("validation", "binary_logloss", -value, False)]
+def _stop_round_session(stopping, curve):
+    """Feed ``curve`` through the in-process engines' session loop
+    (:class:`pauc.boost._engines.Session`); the round it stopped at."""
+    from pauc.boost._engines import Session
 
+    class Curve(Session):
+        def _boost(self, n_rounds):
+            for _ in range(n_rounds):
+                value = curve[self.rounds]
+                self.rounds += 1
+                if self._after_round(value, -value, None):
+                    return True
+            return False
 
-def _stop_round_lightgbm(stopping, curve):
-    """Feed ``curve`` through LightGBM's callback adapter; the round it raised at."""
-    import lightgbm as lgb
-    from pauc.boost._engines import _LightGBMStopping
-    callback = _LightGBMStopping(stopping, "pauc")
-    with pytest.raises(lgb.callback.EarlyStopException) as info:
-        for t, v in enumerate(curve):
-            callback(_Env(t, v))
-    assert info.value.best_iteration == stopping.best_round - 1
-    return t
+        def _predict_held_out(self, n_rounds):
+            return np.zeros(1)
+    session = Curve(len(curve), None, None, stopping, False)
+    assert session.advance(len(curve)) and session.kept_round == stopping.best_round
+    return session.rounds - 1
 
 
 def _stop_round_xgboost(stopping, curve):
@@ -258,7 +261,7 @@ def _stop_round_xgboost(stopping, curve):
     raise AssertionError("never stopped")
 
 
-@pytest.mark.parametrize("stop_round", [_stop_round_lightgbm, _stop_round_xgboost])
+@pytest.mark.parametrize("stop_round", [_stop_round_session, _stop_round_xgboost])
 def test_window_stopping_keeps_the_middle_of_an_early_best_stretch(stop_round):
     """Peak at round 6, width 25: the kept round is the middle of rounds 1..6,
     not round 1 (the old rule subtracted half the width from the stretch's end);
@@ -275,7 +278,7 @@ def test_window_stopping_keeps_the_middle_of_an_early_best_stretch(stop_round):
     assert stopping.best_round == 6
 
 
-@pytest.mark.parametrize("stop_round", [_stop_round_lightgbm, _stop_round_xgboost])
+@pytest.mark.parametrize("stop_round", [_stop_round_session, _stop_round_xgboost])
 def test_logloss_patience_is_relative_to_the_best_round(stop_round):
     """The log-loss rule waits as many rounds as its best took, at least
     LOGLOSS_MIN_PATIENCE, at most the patience: an early least (round 6) stops
@@ -422,7 +425,9 @@ def test_lightgbm_predicts_with_the_training_thread_count(monkeypatch):
 
     monkeypatch.setattr(lgb.Booster, "predict", spy)
     X, y = _data(1200)
-    model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=20,
+    # log-loss: LightGBM reports its held-out scores as probabilities, so the fold fits
+    # predict their raw held-out scores
+    model = GradientBoostingRanker((0.0, 0.2), loss="logloss", n_estimators=20,
                                    n_iter_no_change=5, cv=3, n_jobs=2, random_state=0).fit(X, y)
     in_folds = [(asked, trained) for asked, trained, main in calls if not main]
     final = [asked for asked, _, main in calls if main]

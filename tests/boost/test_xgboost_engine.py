@@ -23,7 +23,8 @@ def _data(n=3000, seed=0):
                                random_state=seed)
 
 
-def test_auto_boosts_every_candidate_with_xgboost():
+def test_auto_boosts_every_candidate_with_xgboost(monkeypatch):
+    monkeypatch.setattr("pauc.boost._race.RACING", False)   # every candidate to the end
     X, y = _data()
     model = GradientBoostingRanker((0.0, 0.1), engine="xgboost", n_iter_no_change=20,
                                    random_state=0).fit(X[:2500], y[:2500])
@@ -63,18 +64,23 @@ def test_both_engines_stop_where_the_one_rule_says(engine, loss):
     from pauc.boost._candidates import candidates
     from pauc.boost._engines import get_engine
     from pauc.boost._fit import Plan
-    from pauc.boost._local_trainer import boost_fold
+    from sklearn.model_selection import PredefinedSplit
+    from pauc.boost._local_trainer import LocalTrainer, fold_fit
     from pauc.boost._stopping import Stopping
     X, y = _data(1500, seed=3)
     is_pos = y == 1
-    train, held_out = np.arange(1200), np.arange(1200, 1500)
+    held_out = np.arange(1200, 1500)
     (candidate,) = candidates(loss)
     eng = get_engine(engine)
     # patience 12: the criterion smoothed over 12 // 4 = 3 rounds
     plan = Plan((0.0, 0.2), (candidate,), engine, {"learning_rate": 0.3, "num_leaves": 15},
-                True, 400, 12, 1, 0.1, False, 1, 0, 0, 0)
-    fit = boost_fold(plan, candidate, X, is_pos, train, held_out,
-                     plan.params(candidate, 0, 1))
+                True, 400, 12, PredefinedSplit(np.r_[np.full(1200, -1), np.zeros(300)]), 0.1,
+                False, 1, 0, 0, 0)
+    trainer = LocalTrainer(X, is_pos)
+    assert trainer.split(plan) == 1
+    session = trainer.session(plan, candidate, 0, 1)
+    assert session.advance(plan.rounds)
+    fit = fold_fit(session)
     n_boosted = eng.n_rounds(fit.booster)
     assert n_boosted < 400 and fit.history.shape == (n_boosted,)
     if candidate.rule == "window":

@@ -1,0 +1,144 @@
+"""The race of GradientBoostingRanker's candidates (pauc.boost._race).
+
+A planted loser leaves after the first block of its first fold; a near tie and
+the reference stay; a copy leaves as a copy; the survivors' fits are those of
+the run without a race, so the kept candidate and its scores do not move; the
+model does not depend on n_jobs; each engine bins the rows once per fit.
+"""
+
+import lightgbm as lgb
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+
+from pauc.boost import GradientBoostingRanker, _oblivious
+from pauc.boost._candidates import EXPONENTIAL, LOGLOSS, Candidate
+from pauc.boost._fit import Plan, fit_plan
+from pauc.boost._local_trainer import LocalTrainer
+from pauc.boost._race import RACE_BLOCK
+
+BASE = {"learning_rate": 0.1, "num_leaves": 15, "min_data_in_leaf": 20, "lambda_l2": 0.0}
+# learns nothing: every leaf value is 0, every score ties
+LOSER = Candidate("loser", "exponential", "window", {"learning_rate": 0.0}, "oblivious")
+
+
+def _data(n, seed=0, weights=(0.8,)):
+    X, y = make_classification(n, 10, n_informative=5, weights=list(weights), flip_y=0.02,
+                               random_state=seed)
+    return X, y == 1
+
+
+def _plan(pool, racing=True, n_threads=1, rounds=400, fold_seed=0):
+    return Plan((0.0, 0.2), tuple(pool), "lightgbm", BASE, True, rounds, 100, 3, 0.1, False,
+                n_threads, fold_seed, 1, 2, 0, racing)
+
+
+def test_a_planted_loser_boosts_one_block_of_its_first_fold():
+    X, is_pos = _data(2000)
+    raced = fit_plan(_plan((LOGLOSS, EXPONENTIAL, LOSER)), LocalTrainer(X, is_pos))
+    drop = raced.dropped["loser"]
+    assert (drop.fold, drop.round, drop.reason) == (0, RACE_BLOCK, "behind")
+    assert raced.boosted["loser"] == [RACE_BLOCK, 0, 0]
+    assert "loser" not in raced.fits and set(raced.fits) == {"logloss", "exponential"}
+    # without the race its own rule runs it n_iter_no_change rounds past its first
+    full = fit_plan(_plan((LOGLOSS, EXPONENTIAL, LOSER), racing=False), LocalTrainer(X, is_pos))
+    assert min(full.boosted["loser"]) > 100 and full.dropped == {}
+
+
+@pytest.mark.parametrize("fold_seed", [0, 1, 2])
+def test_a_near_tie_is_never_dropped(fold_seed):
+    # two log-loss candidates that differ by a tenth of their bagged rows
+    a = Candidate("bag-80", "logloss", "logloss", {"bagging_fraction": 0.8, "bagging_freq": 1})
+    b = Candidate("bag-90", "logloss", "logloss", {"bagging_fraction": 0.9, "bagging_freq": 1})
+    X, is_pos = _data(3000, seed=fold_seed)
+    fitted = fit_plan(_plan((a, b), fold_seed=fold_seed), LocalTrainer(X, is_pos))
+    assert fitted.dropped == {} and set(fitted.fits) == {"bag-80", "bag-90"}
+
+
+def test_a_copy_leaves_as_a_copy_at_the_first_check():
+    twin = Candidate("twin", "exponential", "window")
+    X, is_pos = _data(2000)
+    fitted = fit_plan(_plan((LOGLOSS, EXPONENTIAL, twin)), LocalTrainer(X, is_pos))
+    drop = fitted.dropped["twin"]
+    assert (drop.fold, drop.round, drop.reason, drop.leader) == (0, RACE_BLOCK, "copy",
+                                                                 "exponential")
+    assert str(drop).startswith("copy of exponential")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_survivors_are_the_full_runs_fits_so_the_kept_model_is(seed, monkeypatch):
+    X, y = make_classification(3000, 12, n_informative=6, weights=[0.85], flip_y=0.03,
+                               random_state=seed)
+    raced = GradientBoostingRanker((0.0, 0.1), random_state=seed).fit(X, y)
+    monkeypatch.setattr("pauc.boost._race.RACING", False)
+    full = GradientBoostingRanker((0.0, 0.1), random_state=seed).fit(X, y)
+    # the race dropped a candidate here (the reference stays)
+    assert raced._fitted.dropped and "logloss-oblivious" not in raced._fitted.dropped
+    assert raced.selected_ == full.selected_
+    for name, fit in raced._fitted.fits.items():
+        np.testing.assert_array_equal(fit.oof, full._fitted.fits[name].oof)
+        assert fit.bag.rounds == full._fitted.fits[name].bag.rounds
+    # the full run's kept model holds survivors only: the same weights, the same scores
+    kept = full.cv_results_["candidate"].index(full.selected_)
+    assert set(full.cv_results_["weights"][kept]) <= set(raced._fitted.fits)
+    assert raced.cv_results_["weights"][raced.cv_results_["candidate"].index(
+        raced.selected_)] == full.cv_results_["weights"][kept]
+    np.testing.assert_array_equal(raced.decision_function(X), full.decision_function(X))
+
+
+def test_racing_is_the_same_on_one_and_two_threads():
+    X, y = make_classification(4000, 10, n_informative=5, weights=[0.85], random_state=3)
+    one = GradientBoostingRanker((0.0, 0.1), random_state=0, n_jobs=1).fit(X, y)
+    two = GradientBoostingRanker((0.0, 0.1), random_state=0, n_jobs=2).fit(X, y)
+    assert any(one.cv_results_["dropped"])
+    assert one.cv_results_["dropped"] == two.cv_results_["dropped"]
+    assert one.cv_results_["boosted_rounds"] == two.cv_results_["boosted_rounds"]
+    assert one.selected_ == two.selected_
+    np.testing.assert_array_equal(one.decision_function(X), two.decision_function(X))
+
+
+def test_cv_results_say_who_was_dropped_and_who_reached_the_cap():
+    X, is_pos = _data(2000)
+    model = GradientBoostingRanker((0.0, 0.2), n_estimators=60, random_state=0)
+    model.fit(X, is_pos.astype(int))
+    res = model.cv_results_
+    n = len(res["candidate"])
+    assert all(len(v) == n for v in res.values())
+    for name, boosted, capped, dropped, score in zip(
+            res["candidate"], res["boosted_rounds"], res["capped_folds"], res["dropped"],
+            res["oof_score"]):
+        if boosted is None:           # a blend
+            continue
+        assert capped == sum(r >= 60 for r in boosted)
+        assert (dropped is None) == np.isfinite(score)
+
+
+@pytest.mark.parametrize("engine", ["lightgbm", "xgboost"])
+def test_each_engine_bins_the_rows_once_per_fit(engine, monkeypatch):
+    import xgboost as xgb
+    counts = {"lightgbm": 0, "xgboost": 0, "oblivious": 0}
+    dataset_init, matrix_init = lgb.Dataset.__init__, xgb.QuantileDMatrix.__init__
+    quantizer_fit = _oblivious.Quantizer.fit
+
+    def dataset(self, data, *args, **kwargs):
+        counts["lightgbm"] += data is not None       # a subset has no data of its own
+        dataset_init(self, data, *args, **kwargs)
+
+    def matrix(self, data, *args, **kwargs):
+        counts["xgboost"] += kwargs.get("ref") is None
+        matrix_init(self, data, *args, **kwargs)
+
+    def quantize(self, X):
+        counts["oblivious"] += 1
+        return quantizer_fit(self, X)
+    monkeypatch.setattr(lgb.Dataset, "__init__", dataset)
+    monkeypatch.setattr(xgb.QuantileDMatrix, "__init__", matrix)
+    monkeypatch.setattr(_oblivious.Quantizer, "fit", quantize)
+    X, y = make_classification(3000, 10, n_informative=5, weights=[0.8], random_state=0)
+    model = GradientBoostingRanker((0.0, 0.1), engine=engine, n_estimators=120, refit=True,
+                                   random_state=0).fit(X, y)
+    # the small-data pool: the oblivious reference and two candidates on `engine`,
+    # five folds and a refit
+    assert model.n_splits_ == 5
+    assert counts == {"lightgbm": engine == "lightgbm", "xgboost": engine == "xgboost",
+                      "oblivious": 1}
