@@ -37,6 +37,9 @@ the contender timed alternately, best of ``--repeat``):
 
 * defaults fit (one thread) / ``CatBoostClassifier()`` fit (one thread): <= 1;
 * defaults fit with ``n_jobs=2`` / with ``n_jobs=1``: <= 0.6;
+* the race (issue 34): fit time with / without it, whether the kept model is
+  the same (the same candidate and scores), and the share of the boosted
+  rounds spent on candidates outside the kept model: <= 0.2;
 * the test pAUC table of the panel with the count of first places (read from
   ``bench/panel_real.py``'s cache: run ``panel_real.py run`` first).
 
@@ -231,29 +234,55 @@ def _early_stopped_logloss(model, X, y):
 def gbm_panel_section(args):
     import catboost
 
-    from pauc.boost import GradientBoostingRanker
+    from pauc.boost import GradientBoostingRanker, _race
     from panel_real import SETS, _int32_csr, load
     from panel_real import report as panel_report
 
-    print("GradientBoostingRanker((0, 0.1)) defaults fit / CatBoostClassifier() fit, and "
-          "n_jobs=2 / n_jobs=1, first split of each set, best of", args.repeat)
-    print(f"{'set':<28} {'rows':>6} {'ours/CatBoost':>13}  target  {'n_jobs 2/1':>10}  target")
+    print("GradientBoostingRanker((0, 0.1)) defaults fit / CatBoostClassifier() fit, "
+          "n_jobs=2 / n_jobs=1, the race on / off (fit time, and whether the kept model is "
+          "the same), and the share of the boosted rounds spent on candidates outside the "
+          "kept model; first split of each set, best of", args.repeat)
+    print(f"{'set':<28} {'rows':>6} {'ours/CatBoost':>13}  target  {'n_jobs 2/1':>10}  target"
+          f"  {'race on/off':>11}  {'same kept':>9}  {'not kept':>8}  target")
     for name in args.sets or SETS:
         X, y, _, _ = load(name)[0]
-        ours = lambda n_jobs: GradientBoostingRanker(   # noqa: E731
-            (0.0, 0.1), random_state=0, n_jobs=n_jobs).fit(X, y)
+
+        def ours(n_jobs, racing=True):
+            saved, _race.RACING = _race.RACING, racing
+            try:
+                return GradientBoostingRanker((0.0, 0.1), random_state=0, n_jobs=n_jobs).fit(X, y)
+            finally:
+                _race.RACING = saved
         cat = lambda: catboost.CatBoostClassifier(   # noqa: E731
             thread_count=1, verbose=0, random_seed=0, allow_writing_files=False).fit(
             _int32_csr(X), y)
         t_cat, t_one = interleaved_best_times([cat, lambda: ours(1)], args.repeat)
         t_one2, t_two = interleaved_best_times([lambda: ours(1), lambda: ours(2)], args.repeat)
+        t_on, t_off = interleaved_best_times([lambda: ours(1), lambda: ours(1, False)],
+                                             args.repeat)
+        raced, full = ours(1), ours(1, False)
+        same = (raced.selected_ == full.selected_
+                and np.array_equal(raced.decision_function(X), full.decision_function(X)))
         print(f"{name:<28} {X.shape[0]:>6} {t_one / t_cat:13.2f}  <= 1    "
-              f"{t_two / t_one2:10.2f}  <= 0.6", flush=True)
+              f"{t_two / t_one2:10.2f}  <= 0.6  {t_on / t_off:11.2f}  {str(same):>9}  "
+              f"{_not_kept_share(raced):8.2f}  <= 0.2", flush=True)
     print()
     panel_args = argparse.Namespace(cache=args.cache, sets=args.sets or list(SETS),
                                     methods=[args.method, "catboost", "xgboost", "lightgbm",
                                              "lightgbm-es", "histgbc"])
     panel_report(panel_args)
+
+
+def _not_kept_share(model):
+    """The share of a fit's boosting rounds (every fold, dropped candidates too) spent
+    on candidates that are not in the kept model."""
+    res = model.cv_results_
+    if not res:
+        return 0.0
+    kept = set(res["weights"][res["candidate"].index(model.selected_)])
+    rounds = {n: sum(r) for n, r in zip(res["candidate"], res["boosted_rounds"])
+              if r is not None}
+    return sum(v for n, v in rounds.items() if n not in kept) / max(1, sum(rounds.values()))
 
 
 def main():

@@ -323,13 +323,23 @@ class _LightGBMRows:
     def subset(self, rows):
         rows = np.sort(rows)        # LightGBM keeps a subset's rows in increasing order
         return _LightGBMRows(self.dataset.subset(rows).construct(), self.is_pos[rows],
-                             self._source if self._rows is None else self.X, rows)
+                             self._source, rows if self._rows is None else self._rows[rows])
 
     def like(self, X, is_pos):
         import lightgbm as lgb
         dataset = lgb.Dataset(X, label=is_pos.astype(np.float64), reference=self.dataset,
                               params=self.dataset.params, free_raw_data=False)
         return _LightGBMRows(dataset.construct(), is_pos, X)
+
+
+def _quiet_lightgbm():
+    """Silence LightGBM in the calling thread.  Its log level is per thread, set when
+    the thread creates a ``Dataset`` or a ``Booster`` with a ``verbosity``: a session
+    created in one thread and advanced in another (a block of rounds in a worker
+    thread) would log there at LightGBM's default level.  A one-row ``Dataset`` with
+    ``verbosity=-1`` sets it (about 0.1 ms)."""
+    import lightgbm as lgb
+    lgb.Dataset(np.zeros((1, 1)), params={"verbosity": -1}).construct()
 
 
 class _LightGBMSession(Session):
@@ -362,6 +372,7 @@ class _LightGBMSession(Session):
         return [] if self.criterion is None else [self.criterion(scores, data)]
 
     def _boost(self, n_rounds):
+        _quiet_lightgbm()
         for _ in range(n_rounds):
             self.booster.update(fobj=self._fobj)
             self.rounds += 1
@@ -373,7 +384,7 @@ class _LightGBMSession(Session):
         return False
 
     def _predict_held_out(self, n_rounds):
-        return LightGBMEngine().predict(self.booster, self.valid.X, n_rounds)
+        return ENGINES["lightgbm"].predict(self.booster, self.valid.X, n_rounds)
 
     def finish(self):
         self.booster.free_dataset()
@@ -464,10 +475,11 @@ class XGBoostEngine(Engine):
 
 class _XGBoostRows:
     """Rows as XGBoost's quantised matrices: the bins (quantile cuts) sketched once
-    on every row, each subset quantised at them (``ref``)."""
+    on every row, each subset quantised at them (``ref``); only the rows of the
+    sketch keep their values (the subsets' are read once, when quantised)."""
 
-    def __init__(self, matrix, is_pos, X, n_threads, cuts=None):
-        self.matrix, self.is_pos, self.X = matrix, is_pos, X
+    def __init__(self, matrix, is_pos, n_threads, X=None, cuts=None):
+        self.matrix, self.is_pos, self._X = matrix, is_pos, X
         self._n_threads, self._cuts = n_threads, matrix if cuts is None else cuts
 
     @classmethod
@@ -476,17 +488,17 @@ class _XGBoostRows:
         X = _dense(X)
         matrix = xgb.QuantileDMatrix(X, label=is_pos.astype(np.float32), max_bin=MAX_BIN,
                                      nthread=int(n_threads))
-        return cls(matrix, is_pos, X, n_threads)
+        return cls(matrix, is_pos, n_threads, X)
 
     def like(self, X, is_pos):
         import xgboost as xgb
-        X = _dense(X)
-        matrix = xgb.QuantileDMatrix(X, label=is_pos.astype(np.float32), max_bin=MAX_BIN,
-                                     ref=self._cuts, nthread=int(self._n_threads))
-        return _XGBoostRows(matrix, is_pos, X, self._n_threads, self._cuts)
+        matrix = xgb.QuantileDMatrix(_dense(X), label=is_pos.astype(np.float32),
+                                     max_bin=MAX_BIN, ref=self._cuts,
+                                     nthread=int(self._n_threads))
+        return _XGBoostRows(matrix, is_pos, self._n_threads, cuts=self._cuts)
 
     def subset(self, rows):
-        return self.like(self.X[rows], self.is_pos[rows])
+        return self.like(self._X[rows], self.is_pos[rows])
 
 
 class _XGBoostSession(Session):

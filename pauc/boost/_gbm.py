@@ -10,7 +10,9 @@ pairs of a positive and a negative ranked inside the FPR window ``[alpha,
 beta]`` by the current scores); on larger data LightGBM's log-loss (the
 reference), the window exponential loss, and log-loss with small regularised
 trees, with exact and with extremely randomised splits -- each on ``K - 1``
-folds and stopped on the held-out fold (:mod:`pauc.boost._fit`).  Their pooled out-of-fold scores,
+folds and stopped on the held-out fold (:mod:`pauc.boost._fit`), racing: a
+candidate that cannot catch the leader is dropped (:mod:`pauc.boost._race`).
+The survivors' pooled out-of-fold scores,
 which hold every training negative rather than a validation split's tenth,
 choose among them and among rank blends of them (:mod:`pauc.boost._selection`),
 and the final scores are the kept candidate's K fold models averaged
@@ -157,9 +159,13 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         held-out criterion -- the window pAUC, averaged with that of a widened
         window when the window holds fewer than 100 held-out negatives -- or,
         for log-loss candidates, the held-out log-loss has not improved for
-        ``n_iter_no_change`` rounds.  ``"auto"``: on whenever the data hold
-        two rows of each class; False boosts ``n_estimators`` rounds on every
-        row.
+        ``n_iter_no_change`` rounds.  With ``loss="auto"`` the candidates race
+        (:mod:`pauc.boost._race`): they advance side by side, 50 rounds at a
+        time, fold after fold, and one whose criterion on the held-out rows
+        seen so far trails the leader's by more than 4 standard errors (after
+        what it could still gain) is dropped (``cv_results_["dropped"]``).
+        ``"auto"``: on whenever the data hold two rows of each class; False
+        boosts ``n_estimators`` rounds on every row.
     cv : "auto", int or cross-validation splitter, default="auto"
         The folds of early stopping.  An int ``K >= 2``: stratified K-fold
         (shuffled, seeded by ``random_state``); ``1``: one stratified
@@ -188,8 +194,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Seeds the folds, the engine and the bootstrap.
     n_jobs : int or None, default=None
-        Threads: the (candidate, fold) fits run in parallel, each engine
-        with its share of the threads.  None means 1, -1 all cores.  On dask
+        Threads: the racing candidates of a fold run in parallel (once one
+        is left, its folds), each engine with its share of the threads.  None means 1, -1 all cores.  On dask
         data, the threads of each worker's XGBoost (the folds run one after
         the other on the whole cluster), capped at the threads the worker
         has (None means 1, -1 all of them).  The

@@ -1,10 +1,9 @@
 """The in-memory trainer of GradientBoostingRanker (:class:`pauc.boost._fit.Trainer`).
 
-The rows are arrays in this process.  While candidates race
-(:mod:`pauc.boost._race`), a fold's candidates advance side by side in parallel
-threads, a block of rounds at a time, and the folds follow one another; once
-one candidate is left (or without a race) its (candidate, fold) fits are
-independent and run in parallel threads.  LightGBM and XGBoost release the GIL
+The rows are arrays in this process.  The (candidate, fold) sessions of a
+phase of the race (:mod:`pauc.boost._race`: the first fold, then the others)
+advance side by side in parallel threads, a block of rounds at a time while
+candidates race, to their ends otherwise.  LightGBM and XGBoost release the GIL
 while they grow a tree, pauc's oblivious trees in their kernels; each fit has
 its own seed, every engine is deterministic and the race decides between
 blocks, so the fitted model does not depend on the number of threads.  Every
@@ -79,41 +78,44 @@ class LocalTrainer(Trainer):
     # ------------------------------------------------------------ boosting
     def boost_folds(self, plan, race):
         own = {c.name: [None] * len(self.folds) for c in plan.pool}
-        k = 0
-        while k < len(self.folds) and race.racing:
-            self._race_fold(plan, race, k, own)
-            k += 1
-        # no race left: every candidate alive on every fold left, all in parallel
-        rest = [(c, j) for j in range(k, len(self.folds)) for c in plan.pool
-                if c.name in race.alive]
-        per_job = max(1, plan.n_threads // max(1, len(rest)))
-        for c, j in rest:
-            self.rows(plan, c, j)
-        jobs = [(_run, (self.session(plan, c, j, per_job),), {}) for c, j in rest]
-        for (c, j), fit in zip(rest, run_parallel(jobs, plan.n_threads)):
-            own[c.name][j] = fit
+        for folds in race.phases():
+            self._phase(plan, race, folds, own)
         return own
 
-    def _race_fold(self, plan, race, k, own):
-        """Fold ``k`` of the race: the alive candidates side by side, ``RACE_BLOCK``
-        rounds at a time, checked after every block and at the fold's end."""
+    def _phase(self, plan, race, folds, own):
+        """The alive candidates on ``folds`` side by side (pauc.boost._race), in
+        parallel threads: ``RACE_BLOCK`` rounds at a time while they race, checked
+        after every block and at the phase's end; to their ends otherwise."""
         pool = [c for c in plan.pool if c.name in race.alive]
-        per_job = max(1, plan.n_threads // len(pool))
-        sessions = {c.name: self.session(plan, c, k, per_job) for c in pool}
-        race.start_fold(k)
+        per_job = max(1, plan.n_threads // (len(pool) * len(folds)))
+        for k in folds:
+            for c in pool:
+                self.rows(plan, c, k)
+        # fold after fold, each fold's candidates in turn: threads running side by
+        # side then mostly pair a GIL-free oblivious fit with a LightGBM one, whose
+        # per-round loops hold the GIL (two of those wait for each other)
+        sessions = {(c.name, k): self.session(plan, c, k, per_job) for k in folds for c in pool}
+        race.start(folds)
         while True:
-            running = [s for n, s in sessions.items() if n in race.alive and not s.done]
+            running = [s for (n, _), s in sessions.items() if n in race.alive and not s.done]
             if not running:
                 break
+            if not race.racing:
+                run_parallel([(s.advance, (plan.rounds,), {}) for s in running], plan.n_threads)
+                continue
             run_parallel([(s.advance, (RACE_BLOCK,), {}) for s in running], plan.n_threads)
-            for n in race.check(k, {n: (sessions[n].kept_scores(), sessions[n].rounds,
-                                        sessions[n].done) for n in race.alive}):
-                own[n][k] = fold_fit(sessions[n], held_out=False)
-        alive = list(race.alive)
-        fits = run_parallel([(fold_fit, (sessions[n],), {}) for n in alive], plan.n_threads)
-        for n, fit in zip(alive, fits):
+            states = {n: ([sessions[n, k].kept_scores() for k in folds],
+                          max(sessions[n, k].rounds for k in folds),
+                          all(sessions[n, k].done for k in folds)) for n in race.alive}
+            for n in race.check(states):
+                for k in folds:
+                    own[n][k] = fold_fit(sessions[n, k], held_out=False)
+        keys = [(n, k) for k in folds for n in race.alive]
+        for (n, k), fit in zip(keys, run_parallel([(fold_fit, (sessions[key],), {})
+                                                   for key in keys], plan.n_threads)):
             own[n][k] = fit
-        race.end_fold(k, {n: (own[n][k].held_out_scores, own[n][k].boosted) for n in alive})
+        race.end({n: ([own[n][k].held_out_scores for k in folds],
+                      max(own[n][k].boosted for k in folds)) for n in race.alive})
 
     def boost_all(self, plan, candidate, n_rounds):
         engine = plan.engine_of(candidate)
@@ -136,11 +138,6 @@ def fold_fit(session, held_out=True):
     history = np.asarray(session.stopping.history, dtype=np.float64)
     return FoldFit(session.finish(), session.kept_round, history, scores, session.seconds,
                    session.rounds)
-
-
-def _run(session):
-    session.advance(session.cap)
-    return fold_fit(session)
 
 
 def run_parallel(jobs, n_threads):

@@ -262,10 +262,12 @@ class ClusterTrainer(Trainer):
         return np.flatnonzero(self._held_folds == k)
 
     def boost_folds(self, plan, race):
-        # the race between folds (pauc.boost._race): xgboost.dask boosts a fold in one
-        # collective call, so the candidates are judged after each fold, not each block
+        # the race (pauc.boost._race) in one phase per fold: xgboost.dask boosts a fold
+        # in one collective call, so the candidates are judged after each fold, not
+        # after each block of rounds
         own = {c.name: [None] * self.n_splits for c in plan.pool}
         for k in range(self.n_splits):
+            race.start((k,))
             alive = [c for c in plan.pool if c.name in race.alive]
             fits = []
             for c in alive:
@@ -281,8 +283,7 @@ class ClusterTrainer(Trainer):
             for c, (b, n, history, seconds), raw in zip(alive, fits, dask.compute(*lazy)):
                 own[c.name][k] = FoldFit(b, n, history, np.asarray(raw, dtype=np.float64)[held],
                                          seconds, b.num_boosted_rounds())
-            race.end_fold(k, {n: (own[n][k].held_out_scores, own[n][k].boosted)
-                              for n in race.alive})
+            race.end({n: ([own[n][k].held_out_scores], own[n][k].boosted) for n in race.alive})
         return own
 
     def _boost_fold(self, plan, candidate, k):
