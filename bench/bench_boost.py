@@ -38,7 +38,8 @@ the contender timed alternately, best of ``--repeat``):
 * defaults fit (one thread) / ``CatBoostClassifier()`` fit (one thread): <= 1;
 * defaults fit with ``n_jobs=2`` / with ``n_jobs=1``: <= 0.6;
 * the race (issue 34): fit time with / without it, whether the kept model is
-  the same (the same candidate and scores), and the share of the boosted
+  the same (``scores``: the same training scores; ``entry``: the same kept
+  entry, e.g. an ensemble of other weights; ``no``), and the share of the boosted
   rounds spent on candidates outside the kept model: <= 0.2;
 * the test pAUC table of the panel with the count of first places (read from
   ``bench/panel_real.py``'s cache: run ``panel_real.py run`` first).
@@ -261,10 +262,11 @@ def gbm_panel_section(args):
         t_on, t_off = interleaved_best_times([lambda: ours(1), lambda: ours(1, False)],
                                              args.repeat)
         raced, full = ours(1), ours(1, False)
-        same = (raced.selected_ == full.selected_
-                and np.array_equal(raced.decision_function(X), full.decision_function(X)))
+        same = ("scores" if np.array_equal(raced.decision_function(X),
+                                           full.decision_function(X))
+                else "entry" if raced.selected_ == full.selected_ else "no")
         print(f"{name:<28} {X.shape[0]:>6} {t_one / t_cat:13.2f}  <= 1    "
-              f"{t_two / t_one2:10.2f}  <= 0.6  {t_on / t_off:11.2f}  {str(same):>9}  "
+              f"{t_two / t_one2:10.2f}  <= 0.6  {t_on / t_off:11.2f}  {same:>9}  "
               f"{_not_kept_share(raced):8.2f}  <= 0.2", flush=True)
     print()
     panel_args = argparse.Namespace(cache=args.cache, sets=args.sets or list(SETS),

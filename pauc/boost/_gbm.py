@@ -161,9 +161,11 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         for log-loss candidates, the held-out log-loss has not improved for
         ``n_iter_no_change`` rounds.  With ``loss="auto"`` the candidates race
         (:mod:`pauc.boost._race`): they advance side by side, 50 rounds at a
-        time, fold after fold, and one whose criterion on the held-out rows
-        seen so far trails the leader's by more than 4 standard errors (after
-        what it could still gain) is dropped (``cv_results_["dropped"]``).
+        time, on the first fold and then on the others, and one whose
+        criterion on the held-out rows seen so far trails the leader's by more
+        than 4 standard errors (after what it could still gain), and that
+        does not help their greedy ensemble, is dropped
+        (``cv_results_["dropped"]``).
         ``"auto"``: on whenever the data hold two rows of each class; False
         boosts ``n_estimators`` rounds on every row.
     cv : "auto", int or cross-validation splitter, default="auto"
@@ -194,8 +196,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Seeds the folds, the engine and the bootstrap.
     n_jobs : int or None, default=None
-        Threads: the racing candidates of a fold run in parallel (once one
-        is left, its folds), each engine with its share of the threads.  None means 1, -1 all cores.  On dask
+        Threads: the (candidate, fold) fits of each phase of the race run
+        in parallel, each engine with its share of the threads.  None means
+        1, -1 all cores.  On dask
         data, the threads of each worker's XGBoost (the folds run one after
         the other on the whole cluster), capped at the threads the worker
         has (None means 1, -1 all of them).  The
@@ -482,15 +485,16 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
             self.selected_ = selection.names[selection.kept]
             self.validation_windows_ = selection.windows
             # the race's survivors and their blends (judged), then the dropped ones
-            names = list(selection.names) + list(fitted.dropped)
+            dropped = [n for n in fitted.boosted if n in fitted.dropped]    # pool order
+            names = list(selection.names) + dropped
             nan = float("nan")
             cap = fitted.plan.rounds
             self.cv_results_ = {
                 "candidate": names,
-                "oof_score": [float(v) for v in selection.values] + [nan] * len(fitted.dropped),
+                "oof_score": [float(v) for v in selection.values] + [nan] * len(dropped),
                 "oof_std_error": ([float(v) for v in selection.std_errors]
-                                  + [nan] * len(fitted.dropped)),
-                "win_share": [float(v) for v in selection.shares] + [nan] * len(fitted.dropped),
+                                  + [nan] * len(dropped)),
+                "win_share": [float(v) for v in selection.shares] + [nan] * len(dropped),
                 "rounds": [list(fits[n].bag.rounds) if n in fits else None for n in names],
                 "boosted_rounds": [fitted.boosted.get(n) for n in names],
                 "capped_folds": [sum(r >= cap for r in fitted.boosted[n])
@@ -498,7 +502,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                 "dropped": [str(fitted.dropped[n]) if n in fitted.dropped else None
                             for n in names],
                 "weights": ([{n: float(w) for n, w in zip(fits, weights) if w > 0}
-                             for weights in selection.weights] + [{}] * len(fitted.dropped)),
+                             for weights in selection.weights] + [{}] * len(dropped)),
                 "selected": [k == selection.kept for k in range(len(names))],
             }
 
