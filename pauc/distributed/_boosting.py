@@ -15,7 +15,8 @@ which holds the rows where they are and answers the plan's requests:
    folds' class counts;
 3. ONE ``DaskQuantileDMatrix`` of every row, its labels carrying the fold
    (``is_positive + 2 fold``): the user's ``X`` is never copied or persisted
-   here.  :meth:`~ClusterTrainer.boost_folds` boosts each candidate once per
+   here.  :meth:`~ClusterTrainer.boost_folds` boosts each candidate the race
+   (:mod:`pauc.boost._race`, judged after each fold) keeps once per
    held-out fold ``k`` by ``xgboost.dask.train`` with the plan's XGBoost
    parameters and
    :class:`~pauc.distributed._xgboost_window.GlobalWindowObjective` (the window
