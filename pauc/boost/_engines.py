@@ -60,6 +60,7 @@ import scipy.sparse as sp
 
 from .._loss import loss_row
 from ..objectives import WindowObjective
+from ._oblivious import OBLIVIOUS_DEFAULTS, ObliviousBooster, ObliviousRows, ObliviousSession
 
 __all__ = ["ENGINES", "CANDIDATE_ENGINES", "Engine", "Session", "LightGBMEngine", "XGBoostEngine",
            "ObliviousEngine", "get_engine",
@@ -88,7 +89,7 @@ def held_out_logloss(is_pos, scores):
 
 
 class Engine(ABC):
-    """The interface of an engine (module docstring); the two below implement it."""
+    """The interface of an engine (module docstring); the three below implement it."""
 
     name = None
 
@@ -96,13 +97,16 @@ class Engine(ABC):
     def params(self, base, config, seed, n_threads):
         """The engine's parameters: ``base`` updated by ``config`` (LightGBM names)."""
 
-    @abstractmethod
+    # the engine's rows (binned once: ``of(X, is_pos, params)``, ``subset(rows)``,
+    # ``like(X, is_pos)``, ``is_pos``) and its Session
+    rows_type = session_type = None
+
     def rows(self, X, is_pos, params):
         """``(X, is_pos)`` binned as this engine reads them (with ``params``' binning
         parameters): an object with ``is_pos``, ``subset(rows)`` (the same bins)
         and ``like(X, is_pos)`` (other rows binned at these bins)."""
+        return self.rows_type.of(X, is_pos, params)
 
-    @abstractmethod
     def session(self, params, loss, fpr_range, cap, train, valid=None, *,
                 criterion=None, stopping=None, log=False):
         """A :class:`Session` boosting ``loss`` on ``train`` (from :meth:`rows`), up
@@ -126,6 +130,8 @@ class Engine(ABC):
         log : bool
             Print the held-out values every round.
         """
+        return self.session_type(params, loss, fpr_range, cap, train, valid, criterion,
+                                 stopping, log)
 
     def boost(self, params, loss, fpr_range, n_rounds, train, valid=None, *,
               criterion=None, stopping=None, log=False):
@@ -255,45 +261,6 @@ class Session(ABC):
         return self.booster
 
 
-class LightGBMEngine(Engine):
-    """LightGBM: the binary objective for log-loss, :mod:`pauc.objectives` otherwise."""
-
-    name = "lightgbm"
-
-    def params(self, base, config, seed, n_threads):
-        params = dict(base, num_threads=int(n_threads), seed=int(seed),
-                      # identical models for any number of threads, and no timing test
-                      # to choose the histogram layout (docs/developer/measurements.rst)
-                      deterministic=True, force_row_wise=True, verbosity=-1, metric="None")
-        params.update(config)
-        return params
-
-    def rows(self, X, is_pos, params):
-        return _LightGBMRows.of(X, is_pos, params["seed"])
-
-    def session(self, params, loss, fpr_range, cap, train, valid=None, *,
-                criterion=None, stopping=None, log=False):
-        return _LightGBMSession(params, loss, fpr_range, cap, train, valid, criterion,
-                                stopping, log)
-
-    def predict(self, booster, X, n_rounds, n_threads=None):
-        # always with a thread count: LightGBM sets a process-wide thread count from
-        # each call's parameters, and a prediction without one resets it to every core
-        # under the fold fits other threads are boosting (a segfault was seen once)
-        if n_threads is None:
-            n_threads = int(booster.params.get("num_threads", 0) or 0)
-        extra = {"num_threads": int(n_threads)} if n_threads > 0 else {}
-        return np.asarray(booster.predict(X, raw_score=True, num_iteration=int(n_rounds),
-                                          **extra), dtype=np.float64).ravel()
-
-    def n_rounds(self, booster):
-        return booster.current_iteration()
-
-    def gains(self, booster, n_rounds, n_features):
-        return np.asarray(booster.feature_importance("gain", iteration=int(n_rounds)),
-                          dtype=np.float64)
-
-
 class _LightGBMRows:
     """Rows as one LightGBM ``Dataset`` (binned once), subsets sharing its bins;
     ``X`` (the raw rows, for predictions) is taken only when asked for."""
@@ -303,14 +270,14 @@ class _LightGBMRows:
         self._source, self._rows, self._X = source, rows, None
 
     @classmethod
-    def of(cls, X, is_pos, seed, reference=None):
+    def of(cls, X, is_pos, params):
         import lightgbm as lgb
         # feature_pre_filter off: on small data LightGBM would otherwise drop every
         # feature that min_data_in_leaf cannot split, and refuse a custom objective.
         # data_random_seed, not seed: a Booster takes the Dataset's parameters over
         # its own, and each fold boosts with its own seed
-        dataset = lgb.Dataset(X, label=is_pos.astype(np.float64), reference=reference,
-                              params={"verbosity": -1, "data_random_seed": int(seed),
+        dataset = lgb.Dataset(X, label=is_pos.astype(np.float64),
+                              params={"verbosity": -1, "data_random_seed": int(params["seed"]),
                                       "feature_pre_filter": False}, free_raw_data=False)
         return cls(dataset.construct(), is_pos, X)
 
@@ -391,6 +358,38 @@ class _LightGBMSession(Session):
         return self.booster
 
 
+class LightGBMEngine(Engine):
+    """LightGBM: the binary objective for log-loss, :mod:`pauc.objectives` otherwise."""
+
+    name = "lightgbm"
+    rows_type, session_type = _LightGBMRows, _LightGBMSession
+
+    def params(self, base, config, seed, n_threads):
+        params = dict(base, num_threads=int(n_threads), seed=int(seed),
+                      # identical models for any number of threads, and no timing test
+                      # to choose the histogram layout (docs/developer/measurements.rst)
+                      deterministic=True, force_row_wise=True, verbosity=-1, metric="None")
+        params.update(config)
+        return params
+
+    def predict(self, booster, X, n_rounds, n_threads=None):
+        # always with a thread count: LightGBM sets a process-wide thread count from
+        # each call's parameters, and a prediction without one resets it to every core
+        # under the fold fits other threads are boosting (a segfault was seen once)
+        if n_threads is None:
+            n_threads = int(booster.params.get("num_threads", 0) or 0)
+        extra = {"num_threads": int(n_threads)} if n_threads > 0 else {}
+        return np.asarray(booster.predict(X, raw_score=True, num_iteration=int(n_rounds),
+                                          **extra), dtype=np.float64).ravel()
+
+    def n_rounds(self, booster):
+        return booster.current_iteration()
+
+    def gains(self, booster, n_rounds, n_features):
+        return np.asarray(booster.feature_importance("gain", iteration=int(n_rounds)),
+                          dtype=np.float64)
+
+
 # LightGBM names -> XGBoost names (module docstring); None: no XGBoost equivalent
 _XGBOOST_NAMES = {"learning_rate": "eta", "num_leaves": "max_leaves",
                   "lambda_l2": "lambda", "bagging_fraction": "subsample",
@@ -406,73 +405,6 @@ def _dense(X):
     return X.toarray() if sp.issparse(X) else X
 
 
-class XGBoostEngine(Engine):
-    """XGBoost: every loss a custom objective, trees grown leaf-wise (module docstring)."""
-
-    name = "xgboost"
-    max_bin = MAX_BIN
-
-    def params(self, base, config, seed, n_threads):
-        merged = dict(base)
-        merged.update(config)
-        params = {"grow_policy": "lossguide", "max_depth": 0, "tree_method": "hist",
-                  "max_bin": MAX_BIN, "min_child_weight": MIN_CHILD_WEIGHT,
-                  "nthread": int(n_threads), "seed": int(seed),
-                  # raw margins start at 0: the window losses are shift-invariant
-                  "base_score": 0.0, "disable_default_eval_metric": 1, "verbosity": 0}
-        for key, value in merged.items():
-            if key == "extra_trees":
-                if value:
-                    params["colsample_bynode"] = EXTRA_TREES_COLSAMPLE_BYNODE
-                continue
-            if key not in _XGBOOST_NAMES:
-                raise ValueError(f"no XGBoost equivalent is known for LightGBM's {key!r}")
-            if _XGBOOST_NAMES[key] is not None:
-                params[_XGBOOST_NAMES[key]] = value
-        return params
-
-    def rows(self, X, is_pos, params):
-        return _XGBoostRows.of(X, is_pos, params["nthread"])
-
-    def session(self, params, loss, fpr_range, cap, train, valid=None, *,
-                criterion=None, stopping=None, log=False):
-        return _XGBoostSession(params, loss, fpr_range, cap, train, valid, criterion,
-                               stopping, log)
-
-    @staticmethod
-    def stopping_callback(stopping, values):
-        """The XGBoost callback that feeds ``stopping`` the metric's records
-        ``values()`` every round (in this process or on every worker of a
-        distributed training: :mod:`pauc.boost._xgboost_stopping`)."""
-        from ._xgboost_stopping import XGBoostStopping
-        return XGBoostStopping(stopping, values)
-
-    @staticmethod
-    def stopped(booster):
-        """``(kept rounds, history)`` the stopping callback left on ``booster``."""
-        from ._xgboost_stopping import stopping_attributes
-        best_round, _, history = stopping_attributes(booster)
-        return min(best_round, booster.num_boosted_rounds()), np.asarray(history, dtype=np.float64)
-
-    def predict(self, booster, X, n_rounds, n_threads=None):
-        return np.asarray(booster.inplace_predict(_dense(X), iteration_range=(0, int(n_rounds)),
-                                                  predict_type="margin"),
-                          dtype=np.float64).ravel()
-
-    def n_rounds(self, booster):
-        return booster.num_boosted_rounds()
-
-    def gains(self, booster, n_rounds, n_features):
-        gains = np.zeros(n_features)
-        if n_rounds <= 0:
-            return gains
-        scores = booster[:int(n_rounds)].get_score(importance_type="total_gain")
-        names = booster.feature_names
-        for name, gain in scores.items():
-            gains[names.index(name) if names else int(name[1:])] = gain
-        return gains
-
-
 class _XGBoostRows:
     """Rows as XGBoost's quantised matrices: the bins (quantile cuts) sketched once
     on every row, each subset quantised at them (``ref``); only the rows of the
@@ -483,11 +415,11 @@ class _XGBoostRows:
         self._n_threads, self._cuts = n_threads, matrix if cuts is None else cuts
 
     @classmethod
-    def of(cls, X, is_pos, n_threads):
+    def of(cls, X, is_pos, params):
         import xgboost as xgb
-        X = _dense(X)
+        X, n_threads = _dense(X), int(params["nthread"])
         matrix = xgb.QuantileDMatrix(X, label=is_pos.astype(np.float32), max_bin=MAX_BIN,
-                                     nthread=int(n_threads))
+                                     nthread=n_threads)
         return cls(matrix, is_pos, n_threads, X)
 
     def like(self, X, is_pos):
@@ -540,40 +472,64 @@ class _XGBoostSession(Session):
         return self.booster.reset()
 
 
-class ObliviousEngine(Engine):
-    """pauc's own oblivious trees (:mod:`pauc.boost._oblivious`): any loss,
-    CatBoost's tree shape, score function, random strength and bootstrap.  Its
-    parameters are its own (``OBLIVIOUS_DEFAULTS``), not the estimator's
-    LightGBM-named tree parameters; one thread per fit (the folds run in
-    parallel threads, and the kernels release the GIL)."""
+class XGBoostEngine(Engine):
+    """XGBoost: every loss a custom objective, trees grown leaf-wise (module docstring)."""
 
-    name = "oblivious"
+    name = "xgboost"
+    max_bin = MAX_BIN
+    rows_type, session_type = _XGBoostRows, _XGBoostSession
 
     def params(self, base, config, seed, n_threads):
-        from ._oblivious import OBLIVIOUS_DEFAULTS
-        unknown = set(config) - set(OBLIVIOUS_DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown oblivious-tree parameters {sorted(unknown)}; known: "
-                             f"{sorted(OBLIVIOUS_DEFAULTS)}")
-        return dict(OBLIVIOUS_DEFAULTS, **config, seed=int(seed))
+        merged = dict(base)
+        merged.update(config)
+        params = {"grow_policy": "lossguide", "max_depth": 0, "tree_method": "hist",
+                  "max_bin": MAX_BIN, "min_child_weight": MIN_CHILD_WEIGHT,
+                  "nthread": int(n_threads), "seed": int(seed),
+                  # raw margins start at 0: the window losses are shift-invariant
+                  "base_score": 0.0, "disable_default_eval_metric": 1, "verbosity": 0}
+        for key, value in merged.items():
+            if key == "extra_trees":
+                if value:
+                    params["colsample_bynode"] = EXTRA_TREES_COLSAMPLE_BYNODE
+                continue
+            if key not in _XGBOOST_NAMES:
+                raise ValueError(f"no XGBoost equivalent is known for LightGBM's {key!r}")
+            if _XGBOOST_NAMES[key] is not None:
+                params[_XGBOOST_NAMES[key]] = value
+        return params
 
-    def rows(self, X, is_pos, params):
-        from ._oblivious import ObliviousRows
-        return ObliviousRows.of(X, is_pos, params["border_count"])
+    @staticmethod
+    def stopping_callback(stopping, values):
+        """The XGBoost callback that feeds ``stopping`` the metric's records
+        ``values()`` every round (in this process or on every worker of a
+        distributed training: :mod:`pauc.boost._xgboost_stopping`)."""
+        from ._xgboost_stopping import XGBoostStopping
+        return XGBoostStopping(stopping, values)
 
-    def session(self, params, loss, fpr_range, cap, train, valid=None, *,
-                criterion=None, stopping=None, log=False):
-        return _ObliviousSession(params, loss, fpr_range, cap, train, valid, criterion,
-                                 stopping, log)
+    @staticmethod
+    def stopped(booster):
+        """``(kept rounds, history)`` the stopping callback left on ``booster``."""
+        from ._xgboost_stopping import stopping_attributes
+        best_round, _, history = stopping_attributes(booster)
+        return min(best_round, booster.num_boosted_rounds()), np.asarray(history, dtype=np.float64)
 
     def predict(self, booster, X, n_rounds, n_threads=None):
-        return booster.predict(X, n_rounds)
+        return np.asarray(booster.inplace_predict(_dense(X), iteration_range=(0, int(n_rounds)),
+                                                  predict_type="margin"),
+                          dtype=np.float64).ravel()
 
     def n_rounds(self, booster):
-        return booster.n_trees
+        return booster.num_boosted_rounds()
 
     def gains(self, booster, n_rounds, n_features):
-        return booster.gains(n_rounds, n_features)
+        gains = np.zeros(n_features)
+        if n_rounds <= 0:
+            return gains
+        scores = booster[:int(n_rounds)].get_score(importance_type="total_gain")
+        names = booster.feature_names
+        for name, gain in scores.items():
+            gains[names.index(name) if names else int(name[1:])] = gain
+        return gains
 
 
 class _ObliviousSession(Session):
@@ -582,7 +538,6 @@ class _ObliviousSession(Session):
     criterion; the kept round's scores are predicted from the codes when asked."""
 
     def __init__(self, params, loss, fpr_range, cap, train, valid, criterion, stopping, log):
-        from ._oblivious import ObliviousSession
         super().__init__(cap, valid, criterion, stopping, log)
         self._with_logloss = stopping is not None and stopping.rule == "logloss"
         evaluated = valid is not None and stopping is not None
@@ -607,6 +562,33 @@ class _ObliviousSession(Session):
         return self.booster.predict_codes(self.valid.codes, n_rounds)
 
 
+class ObliviousEngine(Engine):
+    """pauc's own oblivious trees (:mod:`pauc.boost._oblivious`): any loss,
+    CatBoost's tree shape, score function, random strength and bootstrap.  Its
+    parameters are its own (``OBLIVIOUS_DEFAULTS``), not the estimator's
+    LightGBM-named tree parameters; one thread per fit (the folds run in
+    parallel threads, and the kernels release the GIL)."""
+
+    name = "oblivious"
+    rows_type, session_type = ObliviousRows, _ObliviousSession
+
+    def params(self, base, config, seed, n_threads):
+        unknown = set(config) - set(OBLIVIOUS_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown oblivious-tree parameters {sorted(unknown)}; known: "
+                             f"{sorted(OBLIVIOUS_DEFAULTS)}")
+        return dict(OBLIVIOUS_DEFAULTS, **config, seed=int(seed))
+
+    def predict(self, booster, X, n_rounds, n_threads=None):
+        return booster.predict(X, n_rounds)
+
+    def n_rounds(self, booster):
+        return booster.n_trees
+
+    def gains(self, booster, n_rounds, n_features):
+        return booster.gains(n_rounds, n_features)
+
+
 ENGINES = {"lightgbm": LightGBMEngine(), "xgboost": XGBoostEngine()}
 # engines a candidate may name (pauc.boost._candidates) besides the estimator's
 CANDIDATE_ENGINES = dict(ENGINES, oblivious=ObliviousEngine())
@@ -619,7 +601,6 @@ def get_engine(name):
 
 def engine_of(booster):
     """The engine that grew ``booster``."""
-    from ._oblivious import ObliviousBooster
     if isinstance(booster, ObliviousBooster):
         return CANDIDATE_ENGINES["oblivious"]
     return ENGINES["xgboost" if hasattr(booster, "inplace_predict") else "lightgbm"]

@@ -174,9 +174,10 @@ class ObliviousRows:
         self.quantizer, self.codes, self.is_pos = quantizer, codes, is_pos
 
     @classmethod
-    def of(cls, X, is_pos, border_count):
+    def of(cls, X, is_pos, params):
+        """The rows ``X`` quantised at ``params["border_count"]`` borders per feature."""
         X = _dense(X)
-        quantizer = Quantizer(border_count).fit(X)
+        quantizer = Quantizer(params["border_count"]).fit(X)
         return cls(quantizer, quantizer.codes(X), is_pos)
 
     def subset(self, rows):
@@ -276,7 +277,7 @@ def boost(params, loss, fpr_range, n_rounds, X, is_pos, valid=None, on_round=Non
     -------
     ObliviousBooster
     """
-    train = ObliviousRows.of(X, is_pos, params["border_count"])
+    train = ObliviousRows.of(X, is_pos, params)
     session = ObliviousSession(params, loss, fpr_range, train,
                                None if valid is None else train.like(valid, valid_is_pos),
                                on_round, windows)
