@@ -172,12 +172,27 @@ class FoldBag:
     def __init__(self, boosters, rounds):
         self.boosters, self.rounds = list(boosters), [int(n) for n in rounds]
 
-    def predict(self, X, n_threads=None):
+    def predict(self, X, n_threads=None, known=None):
         """The mean raw score of the boosters, each at its kept round (``n_threads``:
-        the engine's prediction threads, None for each booster's training count)."""
+        the engine's prediction threads, None for each booster's training count).
+
+        ``known``: ``{id(booster): (rows, scores)}``, scores of rows of ``X`` that
+        a booster already gave (a fold model's held-out scores at its kept round,
+        when ``X`` holds the training rows): only the other rows are predicted."""
         total = 0.0
         for b, n in zip(self.boosters, self.rounds):
-            total = total + engine_of(b).predict(b, X, n, n_threads)
+            part = None if known is None else known.get(id(b))
+            if part is None:
+                scores = engine_of(b).predict(b, X, n, n_threads)
+            else:
+                rows, scores_of_rows = part
+                rest = np.ones(X.shape[0], dtype=bool)
+                rest[rows] = False
+                rest = np.flatnonzero(rest)
+                scores = np.empty(X.shape[0])
+                scores[rows] = scores_of_rows
+                scores[rest] = engine_of(b).predict(b, X[rest], n, n_threads)
+            total = total + scores
         return total / len(self.boosters)
 
     def gains(self, n_features):
@@ -227,10 +242,13 @@ class Model:
     def __init__(self, members, scales=None):
         self.members, self.scales = members, scales or {}
 
-    def predict(self, X, n_threads=None):
+    def predict(self, X, n_threads=None, known=None):
+        """Raw scores (one member) or the weighted mean of the members' normalised
+        ranks; ``known`` as in :meth:`FoldBag.predict`."""
         if len(self.members) == 1:
-            return self.members[0][2].predict(X, n_threads)
-        return sum(w * self.scales[n](bag.predict(X, n_threads)) for n, w, bag in self.members)
+            return self.members[0][2].predict(X, n_threads, known)
+        return sum(w * self.scales[n](bag.predict(X, n_threads, known))
+                   for n, w, bag in self.members)
 
 
 @dataclass

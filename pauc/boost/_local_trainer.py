@@ -1,25 +1,27 @@
 """The in-memory trainer of GradientBoostingRanker (:class:`pauc.boost._fit.Trainer`).
 
-The rows are arrays in this process.  The (candidate, fold) sessions of a
-phase of the race (:mod:`pauc.boost._race`: the first fold, then the others)
-advance side by side in parallel threads, a block of rounds at a time while
-candidates race, to their ends otherwise.  LightGBM and XGBoost release the GIL
+The rows are arrays in this process.  The (candidate, fold) sessions of the
+race's phases (:mod:`pauc.boost._race`: the first fold, then the others)
+advance a block of rounds at a time on ``n_jobs`` threads
+(:mod:`pauc.boost._schedule`: no thread idles while a block can run, the next
+phase starts early on a free thread).  LightGBM and XGBoost release the GIL
 while they grow a tree, pauc's oblivious trees in their kernels; each fit has
-its own seed, every engine is deterministic and the race decides between
-blocks, so the fitted model does not depend on the number of threads.  Every
-training call goes through an engine (:mod:`pauc.boost._engines`).
+its own seed, every engine is deterministic and the race decides on snapshots
+taken after each block, so the fitted model does not depend on the number of
+threads.  Every training call goes through an engine
+(:mod:`pauc.boost._engines`).  The threshold's training scores take each fold
+model's held-out scores for the rows it held out.
 """
 
 import numpy as np
-from joblib import Parallel, delayed
 
 from .._threshold import operating_threshold
 from ._crossfit import plan_folds
 from ._fit import FoldBag, FoldFit, Trainer
-from ._race import RACE_BLOCK
+from ._schedule import Schedule
 from ._stopping import ValidationCriterion
 
-__all__ = ["LocalTrainer", "fold_fit", "run_parallel"]
+__all__ = ["LocalTrainer", "fold_fit"]
 
 
 class LocalTrainer(Trainer):
@@ -34,6 +36,7 @@ class LocalTrainer(Trainer):
         self.counts = (n_pos, is_pos.shape[0] - n_pos)
         self.folds = None
         self._binned = {}
+        self._known = None
 
     def split(self, plan):
         self.folds = plan_folds(plan.cv, plan.validation_fraction, self.X, self.labels,
@@ -78,44 +81,17 @@ class LocalTrainer(Trainer):
     # ------------------------------------------------------------ boosting
     def boost_folds(self, plan, race):
         own = {c.name: [None] * len(self.folds) for c in plan.pool}
-        for folds in race.phases():
-            self._phase(plan, race, folds, own)
-        return own
+        by_name = {c.name: c for c in plan.pool}
 
-    def _phase(self, plan, race, folds, own):
-        """The alive candidates on ``folds`` side by side (pauc.boost._race), in
-        parallel threads: ``RACE_BLOCK`` rounds at a time while they race, checked
-        after every block and at the phase's end; to their ends otherwise."""
-        pool = [c for c in plan.pool if c.name in race.alive]
-        per_job = max(1, plan.n_threads // (len(pool) * len(folds)))
-        for k in folds:
-            for c in pool:
-                self.rows(plan, c, k)
-        # fold after fold, each fold's candidates in turn: threads running side by
-        # side then mostly pair a GIL-free oblivious fit with a LightGBM one, whose
-        # per-round loops hold the GIL (two of those wait for each other)
-        sessions = {(c.name, k): self.session(plan, c, k, per_job) for k in folds for c in pool}
-        race.start(folds)
-        while True:
-            running = [s for (n, _), s in sessions.items() if n in race.alive and not s.done]
-            if not running:
-                break
-            if not race.racing:
-                run_parallel([(s.advance, (plan.rounds,), {}) for s in running], plan.n_threads)
-                continue
-            run_parallel([(s.advance, (RACE_BLOCK,), {}) for s in running], plan.n_threads)
-            states = {n: ([sessions[n, k].kept_scores() for k in folds],
-                          max(sessions[n, k].rounds for k in folds),
-                          all(sessions[n, k].done for k in folds)) for n in race.alive}
-            for n in race.check(states):
-                for k in folds:
-                    own[n][k] = fold_fit(sessions[n, k], held_out=False)
-        keys = [(n, k) for k in folds for n in race.alive]
-        for (n, k), fit in zip(keys, run_parallel([(fold_fit, (sessions[key],), {})
-                                                   for key in keys], plan.n_threads)):
-            own[n][k] = fit
-        race.end({n: ([own[n][k].held_out_scores for k in folds],
-                      max(own[n][k].boosted for k in folds)) for n in race.alive})
+        def new_session(name, k, n_threads):
+            return self.session(plan, by_name[name], k, n_threads)
+
+        Schedule(race, new_session, list(by_name), plan.n_threads, fold_fit).run(own)
+        # each fold model's scores of the rows it held out, for the threshold
+        self._known = {id(f.booster): (self.held_out_rows(k), f.held_out_scores)
+                       for fits in own.values() for k, f in enumerate(fits)
+                       if f is not None and f.held_out_scores is not None}
+        return own
 
     def boost_all(self, plan, candidate, n_rounds):
         engine = plan.engine_of(candidate)
@@ -126,8 +102,11 @@ class LocalTrainer(Trainer):
         return FoldBag([booster], [engine.n_rounds(booster)])
 
     def threshold(self, model, operating_fpr):
-        return operating_threshold(model.predict(self.X, self.n_threads), self.labels,
-                                   operating_fpr)
+        # a fold model scores only the training rows it did not hold out: the others'
+        # scores are its held-out scores at the kept round (a third of the
+        # predictions with 3 folds; the same scores)
+        scores = model.predict(self.X, self.n_threads, self._known)
+        return operating_threshold(scores, self.labels, operating_fpr)
 
 
 def fold_fit(session, held_out=True):
@@ -138,12 +117,3 @@ def fold_fit(session, held_out=True):
     history = np.asarray(session.stopping.history, dtype=np.float64)
     return FoldFit(session.finish(), session.kept_round, history, scores, session.seconds,
                    session.rounds)
-
-
-def run_parallel(jobs, n_threads):
-    """Run the ``(function, args, kwargs)`` jobs in ``min(n_threads, len(jobs))``
-    threads, results in the jobs' order."""
-    n_workers = max(1, min(n_threads, len(jobs)))
-    if n_workers == 1:
-        return [f(*a, **kw) for f, a, kw in jobs]
-    return Parallel(n_jobs=n_workers, prefer="threads")(delayed(f)(*a, **kw) for f, a, kw in jobs)

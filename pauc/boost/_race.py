@@ -51,9 +51,10 @@ __all__ = ["Race", "Drop", "RACING", "RACE_BLOCK", "RACE_Z"]
 
 RACING = True
 # the first fold a phase of its own: its losers leave before the other folds start.
-# One phase of every fold keeps two threads busier (n_jobs=2 / n_jobs=1: a9a 0.64
-# against 0.68, hastie-imb 0.59 against 0.68) but costs the default single thread
-# (hastie-imb 9.5 s against 8.7 s)
+# One phase of every fold cost the default single thread (hastie-imb 9.5 s against
+# 8.7 s); it kept two threads busier (n_jobs=2 / n_jobs=1: a9a 0.64 against 0.68,
+# hastie-imb 0.59 against 0.68) until the schedule (pauc.boost._schedule) started the
+# next phase early on a free thread (a9a 0.65, hastie-imb 0.52 with the first fold alone)
 FIRST_FOLD_ALONE = True
 # rounds between two checks of a fold, and before the first
 RACE_BLOCK = 50

@@ -351,12 +351,46 @@ def test_make_classification_better_where_it_pays():
         assert model.score(Xt, yt) >= partial_auc(yt, s_ref, fpr_range=window) + margin
 
 
-@pytest.mark.parametrize("loss, refit", [("exponential", False), ("tight_hinge", False),
-                                         ("squared_hinge", True), ("auto", True)])
-def test_threshold_is_that_of_the_training_scores(loss, refit):
+@pytest.mark.parametrize("loss, stopped, refit, engine", [
+    ("exponential", False, False, "lightgbm"), ("tight_hinge", False, False, "lightgbm"),
+    ("squared_hinge", True, True, "lightgbm"), ("auto", True, True, "lightgbm"),
+    # fold bags: each fold model's held-out rows take its kept held-out scores
+    ("auto", True, False, "lightgbm"), ("exponential", True, False, "lightgbm"),
+    ("auto", True, False, "xgboost"), ("logloss", True, False, "xgboost")])
+def test_threshold_is_that_of_the_training_scores(loss, stopped, refit, engine):
     X, y = _data(2500, seed=5)
     model = GradientBoostingRanker((0.0, 0.2), loss=loss, n_estimators=30,
-                                   early_stopping=refit, refit=refit, n_iter_no_change=5,
-                                   random_state=0).fit(X, y)
+                                   early_stopping=stopped, refit=refit, n_iter_no_change=5,
+                                   engine=engine, random_state=0).fit(X, y)
     scores = model.decision_function(X)
     assert model.threshold_ == operating_threshold(scores, y == 1, 0.2)
+
+
+def test_threshold_predicts_each_fold_model_only_on_the_rows_it_trained_on(monkeypatch):
+    """The threshold's training scores: a fold model's held-out rows come from its
+    kept held-out scores, so it predicts only its training part (the same scores,
+    test above)."""
+    from pauc.boost import _engines
+    X, y = _data(3000, seed=6)
+    predicted = []
+    original = _engines.LightGBMEngine.predict
+
+    def predict(self, booster, X_, n_rounds, n_threads=None):
+        predicted.append(X_.shape[0])
+        return original(self, booster, X_, n_rounds, n_threads)
+
+    model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=40,
+                                   n_iter_no_change=5, cv=3, random_state=0)
+    trainer = {}
+    monkeypatch.setattr(_engines.LightGBMEngine, "predict", predict)
+    from pauc.boost import _local_trainer
+    original_threshold = _local_trainer.LocalTrainer.threshold
+
+    def threshold(self, fitted_model, operating_fpr):
+        trainer["held_out"] = [len(self.held_out_rows(k)) for k in range(3)]
+        predicted.clear()
+        return original_threshold(self, fitted_model, operating_fpr)
+
+    monkeypatch.setattr(_local_trainer.LocalTrainer, "threshold", threshold)
+    model.fit(X, y)
+    assert predicted == [X.shape[0] - n for n in trainer["held_out"]]
