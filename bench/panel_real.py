@@ -111,6 +111,12 @@ VARIANTS = {
     "gbm-race-s200": {"_seed_offset": 200},
     # ... and without the race (every candidate on every fold): the full run
     "gbm-norace": {"_patch": {"pauc.boost._race": {"RACING": False}}},
+    # 2 folds instead of 3 above 10 000 rows (cv="auto"): half the boosted row-rounds
+    "gbm-k2": {"_patch": {"pauc.boost._crossfit": {"LARGE_DATA_FOLDS": 2}}},
+    "gbm-k2-s100": {"_patch": {"pauc.boost._crossfit": {"LARGE_DATA_FOLDS": 2}},
+                    "_seed_offset": 100},
+    "gbm-k2-s200": {"_patch": {"pauc.boost._crossfit": {"LARGE_DATA_FOLDS": 2}},
+                    "_seed_offset": 200},
 }
 
 
