@@ -281,6 +281,7 @@ class _LightGBMRows:
         # its own, and each fold boosts with its own seed
         dataset = lgb.Dataset(X, label=is_pos.astype(np.float64),
                               params={"verbosity": -1, "data_random_seed": int(params["seed"]),
+                                      "num_threads": int(params.get("num_threads", 0)),
                                       "feature_pre_filter": False}, free_raw_data=False)
         return cls(dataset.construct(), is_pos, X)
 
@@ -302,14 +303,18 @@ class _LightGBMRows:
         return _LightGBMRows(dataset.construct(), is_pos, X)
 
 
-def _quiet_lightgbm():
-    """Silence LightGBM in the calling thread.  Its log level is per thread, set when
-    the thread creates a ``Dataset`` or a ``Booster`` with a ``verbosity``: a session
-    created in one thread and advanced in another (a block of rounds in a worker
-    thread) would log there at LightGBM's default level.  A one-row ``Dataset`` with
-    ``verbosity=-1`` sets it (about 0.1 ms)."""
+def _quiet_lightgbm(n_threads):
+    """Silence LightGBM in the calling thread and give it ``n_threads`` OpenMP threads.
+    Its log level and thread count are per thread, set when the thread creates a
+    ``Dataset`` or a ``Booster``: a session created in one thread and advanced in
+    another (a block of rounds in a worker thread) would log there at LightGBM's
+    default level, and grow its trees with as many threads as that thread last set
+    (a ``Dataset`` without ``num_threads``: every core, under ``n_jobs=1`` too).  A
+    one-row ``Dataset`` with ``verbosity=-1`` and the session's ``num_threads`` sets
+    both (about 0.1 ms)."""
     import lightgbm as lgb
-    lgb.Dataset(np.zeros((1, 1)), params={"verbosity": -1}).construct()
+    lgb.Dataset(np.zeros((1, 1)),
+                params={"verbosity": -1, "num_threads": int(n_threads)}).construct()
 
 
 class _LightGBMSession(Session):
@@ -332,6 +337,7 @@ class _LightGBMSession(Session):
             params["objective"] = "none"
             self._fobj = WindowObjective(train.is_pos, fpr_range, loss, 0.0)
         self.booster = lgb.Booster(params=params, train_set=train.dataset)
+        self._n_threads = int(params["num_threads"])
         self._evaluated = valid is not None and stopping is not None
         if self._evaluated:
             self.booster.add_valid(valid.dataset, "validation")
@@ -342,7 +348,7 @@ class _LightGBMSession(Session):
         return [] if self.criterion is None else [self.criterion(scores, data)]
 
     def _boost(self, n_rounds):
-        _quiet_lightgbm()
+        _quiet_lightgbm(self._n_threads)
         # without a criterion (a log-loss rule on a fold after the first) the held-out
         # scores are read only at a new kept round (about a quarter of the rounds on
         # a9a): LightGBM's own metric needs no copy of them

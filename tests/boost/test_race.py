@@ -157,3 +157,22 @@ def test_sessions_advanced_in_worker_threads_stay_quiet(capfd):
                            random_state=0).fit(X, y)
     out, err = capfd.readouterr()
     assert "[LightGBM]" not in out + err
+
+
+def test_one_job_boosts_on_one_core():
+    """``n_jobs=1`` grows LightGBM's trees on one thread.  LightGBM's OpenMP thread
+    count is per thread and set by every ``Dataset`` a thread builds: the one-row
+    ``Dataset`` that silences a session's thread once set it to every core, and the
+    one-thread fit used two cores (CPU time 1.9x its wall time on a9a)."""
+    import os
+    import time
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: nothing to oversubscribe")
+    X, y = make_classification(20000, 20, n_informative=10, weights=[0.8], random_state=0)
+    model = GradientBoostingRanker((0.0, 0.1), loss="logloss", n_estimators=300,
+                                   early_stopping=False, n_jobs=1, random_state=0)
+    wall, cpu = time.perf_counter(), time.process_time()
+    model.fit(X, y)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    # one thread cannot use more CPU time than wall time (less on a loaded machine)
+    assert cpu <= 1.15 * wall + 0.05
