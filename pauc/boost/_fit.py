@@ -176,16 +176,17 @@ class FoldBag:
         """The mean raw score of the boosters, each at its kept round (``n_threads``:
         the engine's prediction threads, None for each booster's training count).
 
-        ``known``: ``{id(booster): (rows, scores)}``, scores of rows of ``X`` that
-        a booster already gave (a fold model's held-out scores at its kept round,
-        when ``X`` holds the training rows): only the other rows are predicted."""
+        ``known``: ``{id(booster): (booster, rows, scores)}``, scores of rows of
+        ``X`` that a booster already gave (a fold model's held-out scores at its
+        kept round, when ``X`` holds the training rows): only the other rows are
+        predicted.  (Each value holds its booster, so no other object takes its id.)"""
         total = 0.0
         for b, n in zip(self.boosters, self.rounds):
             part = None if known is None else known.get(id(b))
-            if part is None:
+            if part is None or part[0] is not b:
                 scores = engine_of(b).predict(b, X, n, n_threads)
             else:
-                rows, scores_of_rows = part
+                _, rows, scores_of_rows = part
                 rest = np.ones(X.shape[0], dtype=bool)
                 rest[rows] = False
                 rest = np.flatnonzero(rest)

@@ -18,8 +18,8 @@ this order,
    next check waits for it);
 2. a block of a session of the phase ahead of the checks, at most ``AHEAD``
    blocks (lost if the check drops its candidate);
-3. a block of the next phase's session of a candidate still alive (lost if the
-   phase's end drops it).
+3. a block of the next phase's session of a candidate still alive, at most
+   ``EARLY_BLOCKS`` of them (lost if the phase's end drops it).
 
 One thread always finds work of the first kind: its blocks run as the rounds of
 blocks did, nothing is lost.  The sessions of a phase are those of the
@@ -40,6 +40,9 @@ __all__ = ["Schedule", "Snapshot", "AHEAD"]
 
 # blocks a session may run past the last check of its phase (second kind of work)
 AHEAD = 1
+# blocks a session of the next phase may run before its phase starts (third kind):
+# each keeps its snapshots' held-out scores until its phase's checks read them
+EARLY_BLOCKS = 8
 
 
 @dataclass
@@ -58,6 +61,7 @@ class _Track:
         self.name, self.fold, self.session = name, fold, session
         self.snapshots = []
         self.running = False
+        self._released = 0
         if session.done:                # a cap of 0 rounds: ended before any block
             self.snapshots.append(Snapshot(0, 0, None, True))
 
@@ -77,6 +81,15 @@ class _Track:
 
     def ready_at(self, b):
         return len(self.snapshots) >= b or self.done
+
+    def release(self, b):
+        """Drop the kept scores that no check after block ``b`` reads: those of the
+        blocks up to ``b`` but the last one (a session that has ended shows its last
+        snapshot to every later check)."""
+        stop = min(b, len(self.snapshots) - 1)
+        for j in range(self._released, stop):
+            self.snapshots[j].kept_scores = None
+        self._released = max(self._released, stop)
 
     def run_block(self, race):
         """Advance one block and snapshot it (in a worker thread)."""
@@ -155,6 +168,9 @@ class Schedule:
         race.start(folds)
         checked = 0
         checking = race.racing
+        if not checking:                # no check reads the early sessions' snapshots
+            for t in tracks.values():
+                t.release(t.blocks)
         dropped = {}
         while True:
             # the checks whose blocks have all run, in order
@@ -169,6 +185,8 @@ class Schedule:
                 for n in race.check(states):
                     dropped[n] = b
                 checked = b
+                for t in tracks.values():
+                    t.release(b)
                 # the rounds of blocks went on, checked, while two candidates raced and
                 # an alive session had not ended
                 checking = race.racing and any(not tracks[n, k].at(b).done
@@ -211,7 +229,8 @@ class Schedule:
                     if (n, k) not in self._tracks:
                         self._tracks[n, k] = _Track(n, k, self.new_session(n, k, 1))
                     t = self._tracks[n, k]
-                    if not t.running and not t.done and t not in chosen:
+                    if (not t.running and not t.done and t.blocks < EARLY_BLOCKS
+                            and t not in chosen):
                         chosen.append(t)
         if not chosen and not self._running:
             raise RuntimeError("the race's schedule has no block to run and none running")

@@ -9,6 +9,7 @@ away; every session is finished once.
 
 import threading
 import time
+import weakref
 from types import SimpleNamespace
 
 import numpy as np
@@ -51,7 +52,9 @@ class FakeSession:
         return self.rounds
 
     def kept_scores(self):
-        return np.arange(5.0) * self.rounds + self.fold
+        scores = np.arange(5.0) * self.rounds + self.fold
+        self.log.append(weakref.ref(scores))
+        return scores
 
     def finish(self):
         self.finished += 1
@@ -64,7 +67,7 @@ class FakeRace:
 
     def __init__(self):
         self.alive, self.dropped = ["a", "b", "c"], {}
-        self.states, self.ends = [], []
+        self.states, self.ends, self.held, self.log = [], [], [], []
 
     @property
     def racing(self):
@@ -79,6 +82,8 @@ class FakeRace:
     def check(self, states):
         self.states.append({n: ([s.tolist() for s in scores], rounds, done)
                             for n, (scores, rounds, done) in states.items()})
+        # kept score vectors still held anywhere (the schedule's snapshots)
+        self.held.append(sum(r() is not None for r in self.log if isinstance(r, weakref.ref)))
         if "c" in self.alive:
             self.alive.remove("c")
             return ["c"]
@@ -92,11 +97,12 @@ class FakeRace:
         return []
 
 
-def _run(n_threads, delays):
-    race, sessions, log = FakeRace(), [], []
+def _run(n_threads, delays, lengths=LENGTHS):
+    race, sessions = FakeRace(), []
+    log = race.log
 
     def new_session(name, k, threads):
-        s = FakeSession(name, k, LENGTHS[name], delays[name], log)
+        s = FakeSession(name, k, lengths[name], delays.get((name, k), delays[name]), log)
         sessions.append(s)
         return s
 
@@ -141,18 +147,32 @@ def test_one_thread_runs_the_blocks_in_rounds_and_starts_nothing_early():
     assert sorted((s.name, s.fold) for s in sessions) == [
         ("a", 0), ("a", 1), ("a", 2), ("b", 0), ("c", 0)]
     # the first phase's blocks come before any of the second
-    first = [i for i, (n, k, _) in enumerate(log) if k == 0]
-    assert max(first) < min(i for i, (n, k, _) in enumerate(log) if k > 0)
+    blocks = [entry for entry in log if isinstance(entry, tuple)]
+    first = [i for i, (n, k, _) in enumerate(blocks) if k == 0]
+    assert max(first) < min(i for i, (n, k, _) in enumerate(blocks) if k > 0)
 
 
 def test_a_free_thread_starts_the_next_phase_and_its_losers_are_thrown_away():
     # a is slow on the first fold: while it runs, the other thread starts fold 1 and 2
-    _, own, sessions, log = _run(2, {"a": 0.01, "b": 0.0, "c": 0.0})
+    _, own, sessions, log = _run(2, {"a": 0.0, ("a", 0): 0.02, "b": 0.0, "c": 0.0})
     early = {(s.name, s.fold) for s in sessions if s.fold > 0}
     assert ("b", 1) in early                      # started before b was dropped ...
     assert own["b"][1:] == [None, None]           # ... and thrown away
     assert all(s.finished == 1 for s in sessions)
-    assert len({t for _, _, t in log}) == 2
+    assert len({entry[2] for entry in log if isinstance(entry, tuple)}) == 2
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_checked_snapshots_let_their_scores_go(n_threads):
+    # a runs 40 blocks: the snapshots of checked blocks hold no scores, so the
+    # vectors held stay a few per session instead of one per block (the next
+    # phase's early sessions: at most EARLY_BLOCKS each)
+    race, own, _, _ = _run(n_threads, {"a": 0.0, "b": 0.0, "c": 0.0},
+                           {"a": 40 * RACE_BLOCK, "b": 120, "c": 400})
+    assert len(race.states) > 30
+    early = 2 * _schedule.EARLY_BLOCKS if n_threads > 1 else 0    # a on folds 1 and 2
+    assert max(race.held) <= 12 + early
+    assert [f.boosted for f in own["a"]] == [40 * RACE_BLOCK] * 3
 
 
 def test_real_fits_do_not_depend_on_the_order_of_the_blocks(monkeypatch):
