@@ -98,7 +98,9 @@ Algorithm for Combining Preferences." JMLR 4, 2003.
 import numpy as np
 
 from libc.math cimport exp, log, log1p, INFINITY, NAN
-from libc.stdlib cimport free, malloc, qsort
+from libc.stdlib cimport free, malloc
+
+from pauc.tree._utils cimport sort
 
 from .._ranking import split_by_label
 from ._structural import sorted_candidates, tight_cut
@@ -418,54 +420,115 @@ def logloss(const floating[::1] scores, const unsigned char[::1] is_pos,
 # Squared hinge for pauc.torch: value and gradient in one C pass, no Hessian
 # --------------------------------------------------------------------------
 
-cdef struct _Scored:
-    double value
-    Py_ssize_t row
+cdef double _kth_smallest(double* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
+    """The ``k``-th smallest of ``a[:n]`` (0-based), ``a`` reordered: Hoare's
+    selection, expected O(n); equal values are swapped across the pivot, so many
+    ties do not unbalance it."""
+    cdef Py_ssize_t lo = 0, hi = n - 1, i, j
+    cdef double pivot, t
+    while lo < hi:
+        pivot = a[lo + (hi - lo) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                t = a[i]
+                a[i] = a[j]
+                a[j] = t
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:                        # j < k < i: a[k] equals the pivot
+            return a[k]
+    return a[k]
 
 
-cdef int _by_value(const void* a, const void* b) noexcept nogil:
-    cdef double x = (<const _Scored*> a).value, y = (<const _Scored*> b).value
-    return (x > y) - (x < y)
+cdef double _squared_hinge_batch(double* neg, Py_ssize_t* neg_rows, Py_ssize_t n_neg,
+                                 double* pos, Py_ssize_t* pos_rows, Py_ssize_t n_pos,
+                                 Py_ssize_t j_alpha, Py_ssize_t j_beta, double* scratch,
+                                 double* values, int* rows, double* grad) noexcept nogil:
+    """The window squared hinge of the negatives ``neg`` and positives ``pos``
+    (with their rows; both reordered here): :func:`_window`'s borders and shares,
+    then :func:`_squared_hinge_walk` without the Hessian on the layout it reads
+    (laid out in ``values`` and ``rows``), the gradient added into ``grad`` by
+    row.  ``scratch`` holds ``n_neg`` doubles.  Returns the loss.
 
-
-cdef double _squared_hinge_sorted(_Scored* neg, Py_ssize_t n_neg, _Scored* pos,
-                                  Py_ssize_t n_pos, Py_ssize_t j_alpha, Py_ssize_t j_beta,
-                                  double* values, int* rows, double* grad) noexcept nogil:
-    """The window squared hinge of negatives ``neg`` and positives ``pos`` (each
-    sorted here, ascending): :func:`_window`'s borders and shares, then
-    :func:`_squared_hinge_walk` without the Hessian on the layout it reads (laid
-    out in ``values`` and ``rows``, ``n_neg + n_pos`` entries each), the
-    gradient added into ``grad`` by row.  Returns the loss."""
-    cdef Py_ssize_t top = n_neg - j_alpha - 1, bot = n_neg - j_beta, size, k
+    Only the negatives down to the bottom border are sorted: a selection finds
+    the border, one pass keeps the negatives at or above it.  On a training
+    batch (a few hundred rows, a window of a few dozen negatives) the sort of
+    every negative was most of the loss's time."""
+    cdef Py_ssize_t top = n_neg - j_alpha - 1, bot = n_neg - j_beta, size = 0, above = 0
+    cdef Py_ssize_t first, k, c_above = 0, c_tied = 0
     cdef double inv_n = 1.0 / (<double> n_pos * <double> (j_beta - j_alpha)), z
     cdef Window w
-    cdef Py_ssize_t counts[4]
-    qsort(neg, n_neg, sizeof(_Scored), _by_value)
-    qsort(pos, n_pos, sizeof(_Scored), _by_value)
-    # the window's borders and tie shares, as _window finds them
-    w.v_bot = neg[bot].value
-    w.v_top = neg[top].value
-    counts[0] = counts[1] = counts[2] = counts[3] = 0
     for k in range(n_neg):
-        z = neg[k].value
-        counts[0] += z > w.v_top
-        counts[1] += z == w.v_top
-        counts[2] += z > w.v_bot
-        counts[3] += z == w.v_bot
-    w.w_top = tie_share(counts[0], counts[1], j_alpha, j_beta)
-    w.w_bot = tie_share(counts[2], counts[3], j_alpha, j_beta)
-    w.above_bot = counts[2]
-    w.tied_bot = counts[3]
-    size = w.above_bot + w.tied_bot
+        scratch[k] = neg[k]
+    w.v_bot = _kth_smallest(scratch, n_neg, bot)
+    # the negatives scored >= v_bot, kept in place (size <= k: nothing is overwritten
+    # before it is read)
+    for k in range(n_neg):
+        z = neg[k]
+        if z >= w.v_bot:
+            above += z > w.v_bot
+            neg[size] = z
+            neg_rows[size] = neg_rows[k]
+            size += 1
+    sort(neg, neg_rows, size)
+    sort(pos, pos_rows, n_pos)
+    first = n_neg - size             # the ascending position of neg[0] among all negatives
+    w.v_top = neg[top - first]
+    for k in range(size):
+        z = neg[k]
+        c_above += z > w.v_top
+        c_tied += z == w.v_top
+    w.w_top = tie_share(c_above, c_tied, j_alpha, j_beta)
+    w.w_bot = tie_share(above, size - above, j_alpha, j_beta)
+    w.above_bot = above
+    w.tied_bot = size - above
     # the negatives scored >= v_bot, then the positives, each ascending
     for k in range(size):
-        values[k] = neg[n_neg - size + k].value
-        rows[k] = <int> neg[n_neg - size + k].row
+        values[k] = neg[k]
+        rows[k] = <int> neg_rows[k]
     for k in range(n_pos):
-        values[size + k] = pos[k].value
-        rows[size + k] = <int> pos[k].row
+        values[size + k] = pos[k]
+        rows[size + k] = <int> pos_rows[k]
     return _squared_hinge_walk(values, rows, size + n_pos, size, &w, inv_n, 0.0, grad,
                                NULL) * inv_n
+
+
+cdef struct _Batch:
+    # one allocation for a batch of n rows: the classes' scores and rows (the
+    # negatives first, the positives after them), the selection's scratch, the
+    # gradient in float64 and the walk's layout
+    double* score
+    Py_ssize_t* row
+    double* scratch
+    double* grad
+    double* values
+    int* rows
+
+
+cdef void* _batch(_Batch* b, Py_ssize_t n) noexcept nogil:
+    """Lay out ``b`` for ``n`` rows; returns the block to ``free`` (NULL when the
+    memory is not there)."""
+    cdef Py_ssize_t m = n if n > 0 else 1
+    cdef char* block = <char*> malloc(m * (4 * sizeof(double) + sizeof(Py_ssize_t)
+                                           + sizeof(int)))
+    if block == NULL:
+        return NULL
+    b.score = <double*> block
+    b.scratch = b.score + m
+    b.grad = b.scratch + m
+    b.values = b.grad + m
+    b.row = <Py_ssize_t*> (b.values + m)
+    b.rows = <int*> (b.row + m)
+    return block
 
 
 def squared_hinge_gradient(const floating[::1] scores, const unsigned char[::1] is_pos,
@@ -476,37 +539,31 @@ def squared_hinge_gradient(const floating[::1] scores, const unsigned char[::1] 
     The same window (borders, tie shares), the same sorted lists and the same
     walk as :func:`squared_hinge`, in the same arithmetic (the value and the
     gradient are bit for bit those of :func:`squared_hinge`), but every step
-    in C on one allocation: both classes sorted by ``qsort`` instead of the
-    selections and the packed-key sort, which on the batches of a network's
-    training step (a few hundred rows) cost more in numpy calls than in work.
+    in C on one allocation: a selection of the bottom border and a sort of the
+    negatives above it, which on the batches of a network's training step (a
+    few hundred rows) cost less than the numpy calls of the boosting kernel.
     Adds the gradient into ``grad``; returns the loss.
     """
-    cdef Py_ssize_t n = scores.shape[0], n_neg = n - n_pos, k, np_ = 0, nn = 0
+    cdef Py_ssize_t n = scores.shape[0], n_neg = n - n_pos, k, np_ = n_neg, nn = 0
     cdef double total
-    # the classes, then the walk's layout (values, then rows: the ints last, aligned)
-    cdef _Scored* rows = <_Scored*> malloc(max(n, 1) * (sizeof(_Scored) + sizeof(double)
-                                                        + sizeof(int)))
-    cdef _Scored* neg
-    cdef _Scored* pos
-    cdef double* values = <double*> (rows + n)
-    cdef int* order = <int*> (values + n)
-    if rows == NULL:
+    cdef _Batch b
+    cdef void* block = _batch(&b, n)
+    if block == NULL:
         raise MemoryError()
     with nogil:
-        neg = rows
-        pos = rows + n_neg
         for k in range(n):
             if is_pos[k]:
-                pos[np_].value = scores[k]
-                pos[np_].row = k
+                b.score[np_] = scores[k]
+                b.row[np_] = k
                 np_ += 1
             else:
-                neg[nn].value = scores[k]
-                neg[nn].row = k
+                b.score[nn] = scores[k]
+                b.row[nn] = k
                 nn += 1
-        total = _squared_hinge_sorted(neg, n_neg, pos, n_pos, j_alpha, j_beta, values, order,
-                                      &grad[0])
-    free(rows)
+        total = _squared_hinge_batch(b.score, b.row, n_neg, b.score + n_neg, b.row + n_neg,
+                                     n_pos, j_alpha, j_beta, b.scratch, b.values, b.rows,
+                                     &grad[0])
+    free(block)
     return total
 
 
@@ -559,30 +616,26 @@ def squared_hinge_batch(const floating[::1] scores, const label_t[::1] labels,
     cdef Py_ssize_t n = scores.shape[0], k, n_pos = 0, n_neg = 0, j_alpha, j_beta
     cdef bint bad_label = False, not_finite = False
     cdef double z, total
-    # the classes, the gradient, then the walk's layout (values, then rows: ints last)
-    cdef _Scored* rows = <_Scored*> malloc(max(n, 1) * (2 * sizeof(_Scored) + 2 * sizeof(double)
-                                                        + sizeof(int)))
-    cdef _Scored* neg = rows
-    cdef _Scored* pos = rows + n
-    cdef double* buf = <double*> (rows + 2 * n)
-    cdef double* values = buf + n
-    cdef int* order = <int*> (values + n)
-    if rows == NULL:
+    cdef _Batch b
+    # the negatives fill the block up from its start, the positives down from its end:
+    # one pass, before the counts are known
+    cdef void* block = _batch(&b, n)
+    if block == NULL:
         raise MemoryError()
     try:
         with nogil:
             for k in range(n):
                 z = scores[k]
                 not_finite |= not (z - z == 0.0)     # NaN and +-inf give NaN
-                buf[k] = 0.0
+                b.grad[k] = 0.0
                 if labels[k] == 1:
-                    pos[n_pos].value = z
-                    pos[n_pos].row = k
                     n_pos += 1
+                    b.score[n - n_pos] = z
+                    b.row[n - n_pos] = k
                 else:
                     bad_label |= not (labels[k] == 0)
-                    neg[n_neg].value = z
-                    neg[n_neg].row = k
+                    b.score[n_neg] = z
+                    b.row[n_neg] = k
                     n_neg += 1
         if bad_label:
             return -1, 0.0
@@ -592,10 +645,11 @@ def squared_hinge_batch(const floating[::1] scores, const label_t[::1] labels,
             return 0, 0.0
         j_alpha, j_beta = indices(n_neg)
         with nogil:
-            total = _squared_hinge_sorted(neg, n_neg, pos, n_pos, j_alpha, j_beta, values,
-                                          order, buf)
+            total = _squared_hinge_batch(b.score, b.row, n_neg, b.score + n_neg,
+                                         b.row + n_neg, n_pos, j_alpha, j_beta, b.scratch,
+                                         b.values, b.rows, b.grad)
             for k in range(n):
-                grad[k] = <floating> buf[k]
+                grad[k] = <floating> b.grad[k]
         return 1, total
     finally:
-        free(rows)
+        free(block)

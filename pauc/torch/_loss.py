@@ -11,7 +11,7 @@ from pauc._loss import loss_row
 from pauc._loss._window import batch_flags, squared_hinge_batch
 from pauc._validation import check_fpr_range, check_int, empirical_indices
 from pauc.torch._gather import distributed_world, gather_batch
-from pauc.torch._kernel import KnownGradient, TableKernel
+from pauc.torch._kernel import TableKernel, known_gradient
 from pauc.torch._memory import NegativeMemory
 from pauc.torch._pairwise import PAIRWISE
 from pauc.torch._window import window_weights
@@ -28,6 +28,9 @@ _NUMPY_LABELS = frozenset([torch.bool, torch.uint8, torch.int8, torch.int16, tor
 #: numpy label dtypes that :func:`batch_flags` reads (booleans as uint8)
 _FLAG_DTYPES = frozenset(np.dtype(t) for t in (np.uint8, np.int32, np.int64, np.float32,
                                                np.float64))
+#: torch label dtypes whose numpy view the default loss's kernel reads (booleans as uint8)
+_KERNEL_LABELS = frozenset([torch.bool, torch.uint8, torch.int32, torch.int64, torch.float32,
+                            torch.float64])
 _BAD_LABELS = "labels must be 0/1 or boolean (1 for positives)"
 _NOT_FINITE = "scores must be finite (NaN or inf found)"
 
@@ -229,6 +232,9 @@ class WindowLoss(torch.nn.Module):
         tensor of shape ()
             The window surrogate (plus ``bce_weight`` times the cross-entropy).
         """
+        value = self._default_path(scores, labels)
+        if value is not None:
+            return value
         scores = _check_scores(scores)
         labels = _labels_like(labels, scores)
         gather = self.gather or (self.gather is None and distributed_world() > 1)
@@ -248,6 +254,32 @@ class WindowLoss(torch.nn.Module):
             value = value + self.bce_weight * F.binary_cross_entropy_with_logits(
                 batch_scores, batch_pos.to(batch_scores.dtype))
         return value
+
+    def _default_path(self, scores, labels):
+        """The default loss (squared hinge, no mixture, no memory, one process) of CPU
+        tensors that the kernel reads as they are, straight to
+        :meth:`_squared_hinge`; None for anything else, which the general path
+        checks, converts or reports.  On a small network's training step every
+        Python call of the general path's checks costs several times its
+        tight-loop time: this path is what keeps the step near BCE's."""
+        if not (TABLE_KERNELS_ON_CPU and type(scores) is torch.Tensor
+                and type(labels) is torch.Tensor and self.surrogate == "squared_hinge"
+                and not self.bce_weight and self.memory is None and self.gather is not True
+                and scores.is_cpu and labels.is_cpu and scores.dtype in _KERNEL_DTYPES
+                and labels.dtype in _KERNEL_LABELS and not labels.requires_grad):
+            return None
+        if scores.ndim == 2 and scores.shape[1] == 1:
+            scores = scores[:, 0]
+        if labels.ndim == 2 and labels.shape[1] == 1:
+            labels = labels[:, 0]
+        if (scores.ndim != 1 or labels.shape != scores.shape or not scores.is_contiguous()
+                or not labels.is_contiguous()
+                or (self.gather is None and distributed_world() > 1)):
+            return None
+        labels = labels.numpy()
+        if labels.dtype == np.bool_:
+            labels = labels.view(np.uint8)
+        return self._squared_hinge(scores, scores.detach().numpy(), labels)
 
     def _forward_kernel(self, scores, labels):
         """The table's Cython kernel on the scores' own memory (CPU, one process, no
@@ -284,7 +316,7 @@ class WindowLoss(torch.nn.Module):
         grad = torch.empty(values.shape[0], dtype=scores.dtype)
         status, value = squared_hinge_batch(values, labels, grad.numpy(), self._indices)
         if status == 1:
-            return KnownGradient.apply(scores, value, grad)
+            return known_gradient(scores, value, grad)
         if status == 0:
             return scores.sum() * 0          # zero, still in the graph
         raise ValueError(_BAD_LABELS if status == -1 else _NOT_FINITE)

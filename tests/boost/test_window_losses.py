@@ -283,3 +283,43 @@ def test_all_scores_tied_spread_the_window_evenly():
     _, g, _ = call("exponential", np.zeros(50), is_pos, 4, 12)
     np.testing.assert_allclose(g[~is_pos], (8 / 40) * 10 / (10 * 8))
     np.testing.assert_allclose(g[is_pos], -1 / 10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(2, 60), share=st.floats(0.05, 0.95), grid=st.sampled_from([0.5, 0.1, 0.0]),
+       window=st.tuples(st.floats(0, 1), st.floats(0, 1)), seed=st.integers(0, 2**32 - 1),
+       single=st.booleans())
+def test_torch_batch_kernels_equal_the_boosting_kernel_bit_for_bit(n, share, grid, window, seed,
+                                                                   single):
+    """``squared_hinge_gradient`` and ``squared_hinge_batch`` (pauc.torch's training
+    step: a selection of the bottom border, a sort of the negatives above it) give
+    the boosting kernel's value and gradient exactly, ties at the borders included."""
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(scale=2.0, size=n)
+    if grid:
+        scores = np.round(scores / grid) * grid          # ties within and across classes
+    is_pos = rng.random(n) < share
+    n_pos = int(is_pos.sum())
+    if n_pos == 0 or n_pos == n:
+        is_pos[0], is_pos[-1] = True, False
+        n_pos = int(is_pos.sum())
+    n_neg = n - n_pos
+    lo, hi = sorted(window)
+    j_alpha = min(int(lo * n_neg), n_neg - 1)
+    j_beta = max(j_alpha + 1, min(n_neg, int(np.ceil(hi * n_neg))))
+    flags = is_pos.view(np.uint8)
+    grad, hess = np.zeros(n), np.zeros(n)
+    expected = W.squared_hinge(scores, flags, n_pos, j_alpha, j_beta, grad, hess)
+    g = np.zeros(n)
+    assert W.squared_hinge_gradient(scores, flags, n_pos, j_alpha, j_beta, g) == expected
+    np.testing.assert_array_equal(g, grad)
+    dtype = np.float32 if single else np.float64
+    values = scores.astype(dtype)
+    out = np.empty(n, dtype=dtype)
+    if single:                     # the boosting kernel at the float32 values
+        grad, hess = np.zeros(n), np.zeros(n)
+        expected = W.squared_hinge(values, flags, n_pos, j_alpha, j_beta, grad, hess)
+    labels = is_pos.astype(rng.choice([np.float32, np.int64, np.uint8]))
+    status, value = W.squared_hinge_batch(values, labels, out, lambda n_neg: (j_alpha, j_beta))
+    assert status == 1 and value == expected
+    np.testing.assert_array_equal(out, grad.astype(dtype))
