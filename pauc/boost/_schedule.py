@@ -18,8 +18,9 @@ this order,
    next check waits for it);
 2. a block of a session of the phase ahead of the checks, at most ``AHEAD``
    blocks (lost if the check drops its candidate);
-3. a block of the next phase's session of a candidate still alive, at most
-   ``EARLY_BLOCKS`` of them (lost if the phase's end drops it).
+3. a block of the next phase's session of a candidate still alive that has
+   done the fewest blocks, at most ``EARLY_BLOCKS`` of them (lost if the
+   phase's end drops it).
 
 One thread always finds work of the first kind: its blocks run as the rounds of
 blocks did, nothing is lost.  The sessions of a phase are those of the
@@ -221,17 +222,22 @@ class Schedule:
         for t in idle:                                          # kinds 1 and 2
             if len(chosen) < free and t.blocks < limit:
                 chosen.append(t)
-        if len(chosen) < free:
-            for k in self._speculate:                           # kind 3
-                for n in self.pool:
-                    if len(chosen) >= free or n not in self.race.alive:
-                        continue
-                    if (n, k) not in self._tracks:
-                        self._tracks[n, k] = _Track(n, k, self.new_session(n, k, 1))
-                    t = self._tracks[n, k]
-                    if (not t.running and not t.done and t.blocks < EARLY_BLOCKS
-                            and t not in chosen):
-                        chosen.append(t)
+        if len(chosen) < free:                                  # kind 3
+            # the least advanced first, so that the next phase starts level: sessions
+            # left behind would make its first checks wait on one thread
+            early = sorted((self._tracks[n, k].blocks if (n, k) in self._tracks else 0, i, n, k)
+                           for i, (k, n) in enumerate((k, n) for k in self._speculate
+                                                      for n in self.pool))
+            for _, _, n, k in early:
+                if len(chosen) >= free:
+                    break
+                if n not in self.race.alive:
+                    continue
+                if (n, k) not in self._tracks:
+                    self._tracks[n, k] = _Track(n, k, self.new_session(n, k, 1))
+                t = self._tracks[n, k]
+                if not t.running and not t.done and t.blocks < EARLY_BLOCKS and t not in chosen:
+                    chosen.append(t)
         if not chosen and not self._running:
             raise RuntimeError("the race's schedule has no block to run and none running")
         if self._executor is None:

@@ -162,6 +162,47 @@ def test_a_free_thread_starts_the_next_phase_and_its_losers_are_thrown_away():
     assert len({entry[2] for entry in log if isinstance(entry, tuple)}) == 2
 
 
+def test_the_next_phase_starts_level():
+    """The free thread spreads its early blocks over the next phase's sessions, the
+    least advanced first: none is left blocks behind, for the phase's first checks
+    to wait on one thread.  (a, 0) ends only once four early blocks have run."""
+    race, sessions, early_blocks = FakeRace(), [], []
+    enough = threading.Event()
+    lengths = {"a": 20 * RACE_BLOCK, "b": 20 * RACE_BLOCK, "c": 400}
+
+    class Gated(FakeSession):
+        def advance(self, n):
+            if self.fold > 0:
+                early_blocks.append((self.name, self.fold))
+                if len(early_blocks) >= 4:
+                    enough.set()
+            elif self.name == "a" and self.rounds + n >= self.length:
+                assert enough.wait(10)
+            return super().advance(n)
+
+    def new_session(name, k, threads):
+        sessions.append(Gated(name, k, lengths[name], 0.0 if k == 0 else 0.002, race.log))
+        return sessions[-1]
+
+    def finish(session):
+        return FoldFit(session.finish(), session.kept_round,
+                       np.asarray(session.stopping.history), session.kept_scores(),
+                       session.seconds, session.rounds)
+
+    started = race.start
+
+    def start(folds):
+        if folds == (1, 2):             # the early sessions as the phase starts
+            race.level = [s.rounds // RACE_BLOCK for s in sessions if s.fold > 0]
+        started(folds)
+
+    race.start = start
+    Schedule(race, new_session, ["a", "b", "c"], 2,
+             finish).run({n: [None] * 3 for n in "abc"})
+    assert len(race.level) == 4 and sum(race.level) >= 4
+    assert max(race.level) - min(race.level) <= 1
+
+
 @pytest.mark.parametrize("n_threads", [1, 2])
 def test_checked_snapshots_let_their_scores_go(n_threads):
     # a runs 40 blocks: the snapshots of checked blocks hold no scores, so the
