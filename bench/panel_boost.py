@@ -1,8 +1,8 @@
 """The panel behind GradientBoostingRanker's defaults: varied nonlinear problems, 3 windows.
 
-Each candidate loss is boosted once per (problem, window, configuration) on
-the estimator's own training part (``GradientBoostingRanker._split``: the
-stratified validation split of ``validation_fraction``), for up to
+Each candidate loss is boosted once per (problem, window, configuration) with
+LightGBM on a stratified training part of the training rows (the other
+``--validation-fraction`` held out for validation), for up to
 ``--max-rounds`` rounds, stopping only after ``--patience-cap`` rounds without
 a better validation window pAUC; the validation *and test* window pAUC of every
 round are recorded.  Early stopping with any patience up to the cap, and every
@@ -42,8 +42,8 @@ import numpy as np
 from sklearn.datasets import (make_circles, make_classification, make_friedman1,
                               make_hastie_10_2, make_moons)
 from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.model_selection import train_test_split
 
-from pauc.boost import GradientBoostingRanker
 from pauc.datasets import load_a9a, make_ranking_forest_data
 from pauc.metrics import partial_auc
 from pauc.objectives import window_objective
@@ -158,26 +158,22 @@ def _stopper(patience, metric):
 
 
 def curves(name, data, loss, windows, args):
-    """Boost ``loss`` on the estimator's split; validation / test pAUC per round."""
+    """Boost ``loss`` with LightGBM on a stratified training part of the training rows
+    (``--validation-fraction`` held out); validation / test pAUC per round."""
     X, y, Xt, yt = data
-    est = GradientBoostingRanker(windows[0], loss=loss, learning_rate=args.learning_rate,
-                                 num_leaves=args.num_leaves,
-                                 min_child_samples=args.min_child_samples,
-                                 reg_lambda=args.reg_lambda,
-                                 validation_fraction=args.validation_fraction,
-                                 early_stopping=True, random_state=args.seed)
-    window = est._check_params()
-    X, is_pos, _ = est._validate_training_data(X, y, None)
-    rng = np.random.RandomState(args.seed)
-    X_tr, pos_tr, X_va, pos_va = est._split(X, is_pos, rng, True, window)
-    seed = int(rng.randint(np.iinfo(np.int32).max))
-    params = est._lgb_params(loss, pos_tr, window, seed)
+    is_pos = y == 1
+    X_tr, X_va, pos_tr, pos_va = train_test_split(
+        X, is_pos, test_size=args.validation_fraction, stratify=is_pos,
+        random_state=args.seed)
+    params = {"learning_rate": args.learning_rate, "num_leaves": args.num_leaves,
+              "min_data_in_leaf": args.min_child_samples, "lambda_l2": args.reg_lambda,
+              "seed": args.seed, "num_threads": 1, "deterministic": True,
+              "force_row_wise": True, "verbosity": -1, "metric": "None"}
     if loss != "logloss":
-        params["objective"] = window_objective(pos_tr, window, loss,
+        params["objective"] = window_objective(pos_tr, windows[0], loss,
                                                logloss_weight=args.logloss_weight)
-        params["objective"]._normalize_exponential = not args.exp_unnormalized
     else:
-        params["metric"] = "binary_logloss"
+        params["objective"], params["metric"] = "binary", "binary_logloss"
     train = lgb.Dataset(X_tr, label=pos_tr.astype(float), free_raw_data=False)
     valid = lgb.Dataset(X_va, label=pos_va.astype(float), reference=train)
     test = lgb.Dataset(Xt, label=(yt == 1).astype(float), reference=train)
@@ -338,7 +334,6 @@ def main():
     r.add_argument("--max-rounds", type=int, default=2000)
     r.add_argument("--patience-cap", type=int, default=300)
     r.add_argument("--logloss-weight", type=float, default=0.0)
-    r.add_argument("--exp-unnormalized", action="store_true")
     r.add_argument("--no-baselines", dest="baselines", action="store_false")
     r.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("report")
