@@ -100,8 +100,6 @@ import numpy as np
 from libc.math cimport exp, log, log1p, INFINITY, NAN
 from libc.stdlib cimport free, malloc
 
-from pauc.tree._utils cimport sort
-
 from .._ranking import split_by_label
 from ._structural import sorted_candidates, tight_cut
 
@@ -449,6 +447,49 @@ cdef double _kth_smallest(double* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
     return a[k]
 
 
+cdef inline void _sift(double* v, Py_ssize_t* r, Py_ssize_t root, Py_ssize_t n) noexcept nogil:
+    """Sift ``v[root]`` (and its row) down the max-heap ``v[:n]``."""
+    cdef Py_ssize_t child
+    cdef double x
+    cdef Py_ssize_t y
+    while 2 * root + 1 < n:
+        child = 2 * root + 1
+        if child + 1 < n and v[child] < v[child + 1]:
+            child += 1
+        if not v[root] < v[child]:
+            return
+        x, y = v[root], r[root]
+        v[root], r[root] = v[child], r[child]
+        v[child], r[child] = x, y
+        root = child
+
+
+cdef void _sort_rows(double* v, Py_ssize_t* r, Py_ssize_t n) noexcept nogil:
+    """Sort ``v[:n]`` ascending with the rows ``r`` alongside: an insertion sort up
+    to 16 entries (a batch's window, its few positives), else a heapsort (in place,
+    O(n log n) however the scores tie).  The walk reads the values in order; rows
+    of equal values receive equal gradients, so their order does not matter."""
+    cdef Py_ssize_t i, j, end
+    cdef double x
+    cdef Py_ssize_t y
+    if n <= 16:
+        for i in range(1, n):
+            x, y = v[i], r[i]
+            j = i
+            while j > 0 and v[j - 1] > x:
+                v[j], r[j] = v[j - 1], r[j - 1]
+                j -= 1
+            v[j], r[j] = x, y
+        return
+    for i in range(n // 2 - 1, -1, -1):
+        _sift(v, r, i, n)
+    for end in range(n - 1, 0, -1):
+        x, y = v[0], r[0]
+        v[0], r[0] = v[end], r[end]
+        v[end], r[end] = x, y
+        _sift(v, r, 0, end)
+
+
 cdef double _squared_hinge_batch(double* neg, Py_ssize_t* neg_rows, Py_ssize_t n_neg,
                                  double* pos, Py_ssize_t* pos_rows, Py_ssize_t n_pos,
                                  Py_ssize_t j_alpha, Py_ssize_t j_beta, double* scratch,
@@ -479,8 +520,8 @@ cdef double _squared_hinge_batch(double* neg, Py_ssize_t* neg_rows, Py_ssize_t n
             neg[size] = z
             neg_rows[size] = neg_rows[k]
             size += 1
-    sort(neg, neg_rows, size)
-    sort(pos, pos_rows, n_pos)
+    _sort_rows(neg, neg_rows, size)
+    _sort_rows(pos, pos_rows, n_pos)
     first = n_neg - size             # the ascending position of neg[0] among all negatives
     w.v_top = neg[top - first]
     for k in range(size):
