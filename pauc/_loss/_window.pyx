@@ -418,13 +418,81 @@ def logloss(const floating[::1] scores, const unsigned char[::1] is_pos,
 # Squared hinge for pauc.torch: value and gradient in one C pass, no Hessian
 # --------------------------------------------------------------------------
 
+cdef inline void _sift(double* v, Py_ssize_t* r, Py_ssize_t root, Py_ssize_t n) noexcept nogil:
+    """Sift ``v[root]`` (and its row, unless ``r`` is NULL) down the max-heap ``v[:n]``."""
+    cdef Py_ssize_t child
+    cdef double x
+    cdef Py_ssize_t y
+    while 2 * root + 1 < n:
+        child = 2 * root + 1
+        if child + 1 < n and v[child] < v[child + 1]:
+            child += 1
+        if not v[root] < v[child]:
+            return
+        x = v[root]
+        v[root] = v[child]
+        v[child] = x
+        if r != NULL:
+            y = r[root]
+            r[root] = r[child]
+            r[child] = y
+        root = child
+
+
+cdef void _sort_rows(double* v, Py_ssize_t* r, Py_ssize_t n) noexcept nogil:
+    """Sort ``v[:n]`` ascending with the rows ``r`` alongside (none when NULL): an
+    insertion sort up to 16 entries (a batch's window, its few positives), else a
+    heapsort (in place, O(n log n) however the scores tie).  The walk reads the
+    values in order; rows of equal values receive equal gradients, so their order
+    does not matter."""
+    cdef Py_ssize_t i, j, end
+    cdef double x
+    cdef Py_ssize_t y = 0
+    if n <= 16:
+        for i in range(1, n):
+            x = v[i]
+            if r != NULL:
+                y = r[i]
+            j = i
+            while j > 0 and v[j - 1] > x:
+                v[j] = v[j - 1]
+                if r != NULL:
+                    r[j] = r[j - 1]
+                j -= 1
+            v[j] = x
+            if r != NULL:
+                r[j] = y
+        return
+    for i in range(n // 2 - 1, -1, -1):
+        _sift(v, r, i, n)
+    for end in range(n - 1, 0, -1):
+        x = v[0]
+        v[0] = v[end]
+        v[end] = x
+        if r != NULL:
+            y = r[0]
+            r[0] = r[end]
+            r[end] = y
+        _sift(v, r, 0, end)
+
+
 cdef double _kth_smallest(double* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
     """The ``k``-th smallest of ``a[:n]`` (0-based), ``a`` reordered: Hoare's
     selection, expected O(n); equal values are swapped across the pivot, so many
-    ties do not unbalance it."""
-    cdef Py_ssize_t lo = 0, hi = n - 1, i, j
+    ties do not unbalance it.  Orders that defeat the middle pivot (scores that
+    rise then fall) would make it quadratic: after ``2 log2(n)`` partitions the
+    rest is heap-sorted (introselect; O(n log n) at worst)."""
+    cdef Py_ssize_t lo = 0, hi = n - 1, i, j, budget = 8
     cdef double pivot, t
+    i = n
+    while i > 1:                     # 2 log2(n) partitions, then the heap
+        budget += 2
+        i >>= 1
     while lo < hi:
+        if budget == 0:
+            _sort_rows(a + lo, NULL, hi - lo + 1)
+            return a[k]
+        budget -= 1
         pivot = a[lo + (hi - lo) // 2]
         i, j = lo, hi
         while i <= j:
@@ -445,49 +513,6 @@ cdef double _kth_smallest(double* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
         else:                        # j < k < i: a[k] equals the pivot
             return a[k]
     return a[k]
-
-
-cdef inline void _sift(double* v, Py_ssize_t* r, Py_ssize_t root, Py_ssize_t n) noexcept nogil:
-    """Sift ``v[root]`` (and its row) down the max-heap ``v[:n]``."""
-    cdef Py_ssize_t child
-    cdef double x
-    cdef Py_ssize_t y
-    while 2 * root + 1 < n:
-        child = 2 * root + 1
-        if child + 1 < n and v[child] < v[child + 1]:
-            child += 1
-        if not v[root] < v[child]:
-            return
-        x, y = v[root], r[root]
-        v[root], r[root] = v[child], r[child]
-        v[child], r[child] = x, y
-        root = child
-
-
-cdef void _sort_rows(double* v, Py_ssize_t* r, Py_ssize_t n) noexcept nogil:
-    """Sort ``v[:n]`` ascending with the rows ``r`` alongside: an insertion sort up
-    to 16 entries (a batch's window, its few positives), else a heapsort (in place,
-    O(n log n) however the scores tie).  The walk reads the values in order; rows
-    of equal values receive equal gradients, so their order does not matter."""
-    cdef Py_ssize_t i, j, end
-    cdef double x
-    cdef Py_ssize_t y
-    if n <= 16:
-        for i in range(1, n):
-            x, y = v[i], r[i]
-            j = i
-            while j > 0 and v[j - 1] > x:
-                v[j], r[j] = v[j - 1], r[j - 1]
-                j -= 1
-            v[j], r[j] = x, y
-        return
-    for i in range(n // 2 - 1, -1, -1):
-        _sift(v, r, i, n)
-    for end in range(n - 1, 0, -1):
-        x, y = v[0], r[0]
-        v[0], r[0] = v[end], r[end]
-        v[end], r[end] = x, y
-        _sift(v, r, 0, end)
 
 
 cdef double _squared_hinge_batch(double* neg, Py_ssize_t* neg_rows, Py_ssize_t n_neg,

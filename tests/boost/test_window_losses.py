@@ -323,3 +323,24 @@ def test_torch_batch_kernels_equal_the_boosting_kernel_bit_for_bit(n, share, gri
     status, value = W.squared_hinge_batch(values, labels, out, lambda n_neg: (j_alpha, j_beta))
     assert status == 1 and value == expected
     np.testing.assert_array_equal(out, grad.astype(dtype))
+
+
+@pytest.mark.parametrize("order", ["organ pipe", "ascending", "descending", "two values"])
+@pytest.mark.parametrize("window", [(0, 0.05), (0.1, 0.6), (0, 1)])
+def test_torch_batch_kernels_on_orders_that_defeat_a_middle_pivot(order, window):
+    """Scores that rise then fall defeat the selection's middle pivot: past its budget
+    of partitions it heap-sorts the rest, and the result is still the boosting kernel's."""
+    n = 3000
+    i = np.arange(n, dtype=np.float64)
+    scores = {"organ pipe": np.minimum(i, n - i), "ascending": i, "descending": -i,
+              "two values": (i % 2).astype(np.float64)}[order]
+    is_pos = np.arange(n) % 7 == 0
+    n_pos, n_neg = int(is_pos.sum()), int((~is_pos).sum())
+    j_alpha, j_beta = int(np.floor(n_neg * window[0])), int(np.ceil(n_neg * window[1]))
+    grad, hess = np.zeros(n), np.zeros(n)
+    expected = W.squared_hinge(scores, is_pos.view(np.uint8), n_pos, j_alpha, j_beta, grad, hess)
+    out = np.empty(n)
+    status, value = W.squared_hinge_batch(scores, is_pos.astype(np.uint8), out,
+                                          lambda _: (j_alpha, j_beta))
+    assert status == 1 and value == expected
+    np.testing.assert_array_equal(out, grad)
