@@ -21,6 +21,8 @@ sort, allocations) cost several times its arithmetic.  On the default path
 value and gradient, which :func:`known_gradient` hands to autograd.
 """
 
+import math
+
 import numpy as np
 import torch
 
@@ -68,5 +70,8 @@ def known_gradient(scores, value, grad):
     ``autograd.Function`` (its context, its backward call) cost about a tenth
     of the step.  Like any first-order form, its second derivative is zero."""
     out = torch.dot(scores, grad)
-    out.detach().fill_(value)
+    try:
+        out.detach().fill_(value)
+    except RuntimeError:             # a loss beyond float32's range: inf, as torch gives
+        out.detach().fill_(math.inf)
     return out

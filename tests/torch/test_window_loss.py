@@ -188,3 +188,14 @@ def test_import_pauc_does_not_import_torch(tmp_path):
     code = "import pauc, pauc.metrics, sys; assert 'torch' not in sys.modules"
     # outside the source tree, whose pauc/ folder holds no compiled modules
     subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
+
+
+def test_a_float32_loss_beyond_float32_range_is_inf_in_both_forms(monkeypatch):
+    """Finite float32 scores whose window loss overflows float32: inf, on the default
+    path as in the torch forms (it raised a RuntimeError from the conversion)."""
+    scores, labels = torch.tensor([-1e19, 1e19, 0.0]), torch.tensor([1, 0, 0])
+    values = []
+    for kernels in (True, False):
+        monkeypatch.setattr(pauc.torch._loss, "TABLE_KERNELS_ON_CPU", kernels)
+        values.append(WindowLoss((0.0, 0.5))(scores, labels).item())
+    assert values == [float("inf")] * 2
