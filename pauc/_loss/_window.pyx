@@ -100,6 +100,8 @@ import numpy as np
 from libc.math cimport exp, log, log1p, INFINITY, NAN
 from libc.stdlib cimport free, malloc
 
+from .._sort cimport sort
+
 from .._ranking import split_by_label
 from ._structural import sorted_candidates, tight_cut
 
@@ -418,70 +420,14 @@ def logloss(const floating[::1] scores, const unsigned char[::1] is_pos,
 # Squared hinge for pauc.torch: value and gradient in one C pass, no Hessian
 # --------------------------------------------------------------------------
 
-cdef inline void _sift(double* v, Py_ssize_t* r, Py_ssize_t root, Py_ssize_t n) noexcept nogil:
-    """Sift ``v[root]`` (and its row, unless ``r`` is NULL) down the max-heap ``v[:n]``."""
-    cdef Py_ssize_t child
-    cdef double x
-    cdef Py_ssize_t y
-    while 2 * root + 1 < n:
-        child = 2 * root + 1
-        if child + 1 < n and v[child] < v[child + 1]:
-            child += 1
-        if not v[root] < v[child]:
-            return
-        x = v[root]
-        v[root] = v[child]
-        v[child] = x
-        if r != NULL:
-            y = r[root]
-            r[root] = r[child]
-            r[child] = y
-        root = child
-
-
-cdef void _sort_rows(double* v, Py_ssize_t* r, Py_ssize_t n) noexcept nogil:
-    """Sort ``v[:n]`` ascending with the rows ``r`` alongside (none when NULL): an
-    insertion sort up to 16 entries (a batch's window, its few positives), else a
-    heapsort (in place, O(n log n) however the scores tie).  The walk reads the
-    values in order; rows of equal values receive equal gradients, so their order
-    does not matter."""
-    cdef Py_ssize_t i, j, end
-    cdef double x
-    cdef Py_ssize_t y = 0
-    if n <= 16:
-        for i in range(1, n):
-            x = v[i]
-            if r != NULL:
-                y = r[i]
-            j = i
-            while j > 0 and v[j - 1] > x:
-                v[j] = v[j - 1]
-                if r != NULL:
-                    r[j] = r[j - 1]
-                j -= 1
-            v[j] = x
-            if r != NULL:
-                r[j] = y
-        return
-    for i in range(n // 2 - 1, -1, -1):
-        _sift(v, r, i, n)
-    for end in range(n - 1, 0, -1):
-        x = v[0]
-        v[0] = v[end]
-        v[end] = x
-        if r != NULL:
-            y = r[0]
-            r[0] = r[end]
-            r[end] = y
-        _sift(v, r, 0, end)
-
-
-cdef double _kth_smallest(double* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
+cdef double _kth_smallest(double* a, Py_ssize_t* scratch, Py_ssize_t n,
+                         Py_ssize_t k) noexcept nogil:
     """The ``k``-th smallest of ``a[:n]`` (0-based), ``a`` reordered: Hoare's
     selection, expected O(n); equal values are swapped across the pivot, so many
     ties do not unbalance it.  Orders that defeat the middle pivot (scores that
     rise then fall) would make it quadratic: after ``2 log2(n)`` partitions the
-    rest is heap-sorted (introselect; O(n log n) at worst)."""
+    rest is sorted (introselect; O(n log n) at worst; ``scratch`` holds ``n``
+    indices for the sort)."""
     cdef Py_ssize_t lo = 0, hi = n - 1, i, j, budget = 8
     cdef double pivot, t
     i = n
@@ -490,7 +436,7 @@ cdef double _kth_smallest(double* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
         i >>= 1
     while lo < hi:
         if budget == 0:
-            _sort_rows(a + lo, NULL, hi - lo + 1)
+            sort(a + lo, scratch, hi - lo + 1)
             return a[k]
         budget -= 1
         pivot = a[lo + (hi - lo) // 2]
@@ -518,12 +464,14 @@ cdef double _kth_smallest(double* a, Py_ssize_t n, Py_ssize_t k) noexcept nogil:
 cdef double _squared_hinge_batch(double* neg, Py_ssize_t* neg_rows, Py_ssize_t n_neg,
                                  double* pos, Py_ssize_t* pos_rows, Py_ssize_t n_pos,
                                  Py_ssize_t j_alpha, Py_ssize_t j_beta, double* scratch,
-                                 double* values, int* rows, double* grad) noexcept nogil:
+                                 Py_ssize_t* index_scratch, double* values, int* rows,
+                                 double* grad) noexcept nogil:
     """The window squared hinge of the negatives ``neg`` and positives ``pos``
     (with their rows; both reordered here): :func:`_window`'s borders and shares,
     then :func:`_squared_hinge_walk` without the Hessian on the layout it reads
     (laid out in ``values`` and ``rows``), the gradient added into ``grad`` by
-    row.  ``scratch`` holds ``n_neg`` doubles.  Returns the loss.
+    row.  ``scratch`` and ``index_scratch`` hold ``n_neg`` doubles and indices
+    (the selection's).  Returns the loss.
 
     Only the negatives down to the bottom border are sorted: a selection finds
     the border, one pass keeps the negatives at or above it.  On a training
@@ -535,7 +483,7 @@ cdef double _squared_hinge_batch(double* neg, Py_ssize_t* neg_rows, Py_ssize_t n
     cdef Window w
     for k in range(n_neg):
         scratch[k] = neg[k]
-    w.v_bot = _kth_smallest(scratch, n_neg, bot)
+    w.v_bot = _kth_smallest(scratch, index_scratch, n_neg, bot)
     # the negatives scored >= v_bot, kept in place (size <= k: nothing is overwritten
     # before it is read)
     for k in range(n_neg):
@@ -545,8 +493,8 @@ cdef double _squared_hinge_batch(double* neg, Py_ssize_t* neg_rows, Py_ssize_t n
             neg[size] = z
             neg_rows[size] = neg_rows[k]
             size += 1
-    _sort_rows(neg, neg_rows, size)
-    _sort_rows(pos, pos_rows, n_pos)
+    sort(neg, neg_rows, size)
+    sort(pos, pos_rows, n_pos)
     first = n_neg - size             # the ascending position of neg[0] among all negatives
     w.v_top = neg[top - first]
     for k in range(size):
@@ -575,6 +523,7 @@ cdef struct _Batch:
     double* score
     Py_ssize_t* row
     double* scratch
+    Py_ssize_t* index_scratch
     double* grad
     double* values
     int* rows
@@ -584,7 +533,7 @@ cdef void* _batch(_Batch* b, Py_ssize_t n) noexcept nogil:
     """Lay out ``b`` for ``n`` rows; returns the block to ``free`` (NULL when the
     memory is not there)."""
     cdef Py_ssize_t m = n if n > 0 else 1
-    cdef char* block = <char*> malloc(m * (4 * sizeof(double) + sizeof(Py_ssize_t)
+    cdef char* block = <char*> malloc(m * (4 * sizeof(double) + 2 * sizeof(Py_ssize_t)
                                            + sizeof(int)))
     if block == NULL:
         return NULL
@@ -593,7 +542,8 @@ cdef void* _batch(_Batch* b, Py_ssize_t n) noexcept nogil:
     b.grad = b.scratch + m
     b.values = b.grad + m
     b.row = <Py_ssize_t*> (b.values + m)
-    b.rows = <int*> (b.row + m)
+    b.index_scratch = b.row + m
+    b.rows = <int*> (b.index_scratch + m)
     return block
 
 
@@ -627,8 +577,8 @@ def squared_hinge_gradient(const floating[::1] scores, const unsigned char[::1] 
                 b.row[nn] = k
                 nn += 1
         total = _squared_hinge_batch(b.score, b.row, n_neg, b.score + n_neg, b.row + n_neg,
-                                     n_pos, j_alpha, j_beta, b.scratch, b.values, b.rows,
-                                     &grad[0])
+                                     n_pos, j_alpha, j_beta, b.scratch, b.index_scratch,
+                                     b.values, b.rows, &grad[0])
     free(block)
     return total
 
@@ -713,7 +663,7 @@ def squared_hinge_batch(const floating[::1] scores, const label_t[::1] labels,
         with nogil:
             total = _squared_hinge_batch(b.score, b.row, n_neg, b.score + n_neg,
                                          b.row + n_neg, n_pos, j_alpha, j_beta, b.scratch,
-                                         b.values, b.rows, b.grad)
+                                         b.index_scratch, b.values, b.rows, b.grad)
             for k in range(n):
                 grad[k] = <floating> b.grad[k]
         return 1, total

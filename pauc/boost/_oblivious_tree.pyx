@@ -51,7 +51,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
 from pauc._ranking cimport roc_walk, split_into
-from pauc.tree._utils cimport sort
+from pauc._sort cimport sort
 from .._random cimport Xoshiro, xoshiro_normal, xoshiro_seeded, xoshiro_uniform
 
 cnp.import_array()

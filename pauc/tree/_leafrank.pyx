@@ -65,7 +65,8 @@ cimport numpy as cnp
 import numpy as np
 
 from .._random cimport rand_below
-from ._utils cimport resize, sort
+from .._sort cimport sort
+from ._utils cimport resize
 
 cnp.import_array()
 

@@ -1,10 +1,9 @@
-"""The tools shared by the tree family's Cython modules (``pauc.tree._utils``).
+"""The tools shared by the tree family's Cython modules (``pauc.tree._utils``;
+the sort they share with the package is tested in ``tests/test_sort.py``).
 
 * The random stream is splitmix64 (Steele, Lea and Flood, OOPSLA 2014): its
   words are checked against a pure-Python transcription of the generator, and
   the bounded and uniform draws against their definitions from those words.
-* The introsort (three-way partition, heapsort fallback) sorts values with
-  their indices: against ``np.sort`` on tie-heavy, adversarial and large inputs.
 """
 
 import numpy as np
@@ -65,48 +64,3 @@ def test_random_stream_arguments():
         _utils.random_stream(0, 3, -2)
     with pytest.raises(ValueError, match="size"):
         _utils.random_stream(0, -1)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(-5, 5), max_size=200))
-def test_sort_with_indices(values):
-    v = np.array(values, dtype=np.float64)
-    ix = np.arange(v.shape[0], dtype=np.intp)
-    orig = v.copy()
-    _utils.sort_with_indices(v, ix)
-    np.testing.assert_array_equal(v, np.sort(orig))
-    np.testing.assert_array_equal(orig[ix], v)
-    np.testing.assert_array_equal(np.sort(ix), np.arange(v.shape[0]))
-
-
-def test_sort_large_with_many_ties():
-    rng = np.random.default_rng(1)
-    v = rng.integers(0, 3, 100_000).astype(np.float64)
-    ix = np.arange(v.shape[0], dtype=np.intp)
-    orig = v.copy()
-    _utils.sort_with_indices(v, ix)
-    assert (np.diff(v) >= 0).all()
-    np.testing.assert_array_equal(orig[ix], v)
-
-
-@pytest.mark.parametrize("kind", ["ascending", "descending", "organ-pipe", "sawtooth",
-                                  "distinct"])
-def test_sort_adversarial_orders(kind):
-    """Orders that degrade a plain quicksort (the depth limit hands them to the
-    heapsort) come out sorted with their indices."""
-    n = 20_000
-    base = np.arange(n, dtype=np.float64)
-    v = {"ascending": base, "descending": base[::-1].copy(),
-         "organ-pipe": np.concatenate((base[: n // 2], base[n // 2:][::-1])),
-         "sawtooth": base % 97,
-         "distinct": np.random.default_rng(3).permutation(n).astype(np.float64)}[kind]
-    ix = np.arange(n, dtype=np.intp)
-    orig = v.copy()
-    _utils.sort_with_indices(v, ix)
-    np.testing.assert_array_equal(v, np.sort(orig))
-    np.testing.assert_array_equal(orig[ix], v)
-
-
-def test_sort_refuses_mismatched_lengths():
-    with pytest.raises(ValueError, match="differ in length"):
-        _utils.sort_with_indices(np.zeros(3), np.zeros(2, dtype=np.intp))
