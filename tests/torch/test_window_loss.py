@@ -5,7 +5,6 @@ from itertools import permutations
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
