@@ -43,8 +43,9 @@ Sections:
     training rows only (a9a: its last 20 %; the others: 30 % of the 70 %):
     the batch's own window, memories of 2048 and 8192 negatives, the BCE
     mixture with weights 1 and 10, the exponential surrogate, two epochs of BCE
-    before the window loss (not in the default sections; about 7 minutes).  In the run behind the defaults, the
-    largest gain over the batch's window on page-blocks0 and digits was 0.006
+    before the window loss (not in the default sections; about 7 minutes).  In
+    the run behind the defaults, the largest gain over the batch's window on
+    page-blocks0 and digits was 0.006
     (bce 1, digits [0.02, 0.05]; it lost 0.003 to 0.023 elsewhere), the
     memories lost up to 0.04, and on a9a only the mixture with BCE came near
     BCE.

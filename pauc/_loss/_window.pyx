@@ -431,7 +431,7 @@ cdef double _kth_smallest(double* a, Py_ssize_t* scratch, Py_ssize_t n,
     cdef Py_ssize_t lo = 0, hi = n - 1, i, j, budget = 8
     cdef double pivot, t
     i = n
-    while i > 1:                     # 2 log2(n) partitions, then the heap
+    while i > 1:                     # 2 log2(n) partitions, then the sort
         budget += 2
         i >>= 1
     while lo < hi:

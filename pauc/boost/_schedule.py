@@ -225,14 +225,11 @@ class Schedule:
         if len(chosen) < free:                                  # kind 3
             # the least advanced first, so that the next phase starts level: sessions
             # left behind would make its first checks wait on one thread
-            early = sorted((self._tracks[n, k].blocks if (n, k) in self._tracks else 0, i, n, k)
-                           for i, (k, n) in enumerate((k, n) for k in self._speculate
-                                                      for n in self.pool))
-            for _, _, n, k in early:
+            early = [(n, k) for k in self._speculate for n in self.pool if n in self.race.alive]
+            early.sort(key=lambda key: self._tracks[key].blocks if key in self._tracks else 0)
+            for n, k in early:
                 if len(chosen) >= free:
                     break
-                if n not in self.race.alive:
-                    continue
                 if (n, k) not in self._tracks:
                     self._tracks[n, k] = _Track(n, k, self.new_session(n, k, 1))
                 t = self._tracks[n, k]
