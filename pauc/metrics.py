@@ -82,6 +82,7 @@ from ._inference import (ConfidenceInterval, RankerComparison, ROCBand,
                          partial_auc_ci, roc_auc_ci, roc_confidence_band, two_way_partial_auc_ci)
 from ._many_rankers import RankerComparisons, compare_rankers
 from ._rank_distance import kendall_tau_distance, spearman_distance
+from ._reader_study import ModalityComparison, ModalityEstimate, ReaderStudy, reader_study
 from ._tpr_interval import tpr_at_fpr_ci
 from ._validation import check_binary_scores, check_fpr_range, check_rate
 
@@ -107,6 +108,10 @@ __all__ = [
     "RankerComparison",
     "RankerComparisons",
     "ROCBand",
+    "reader_study",
+    "ReaderStudy",
+    "ModalityEstimate",
+    "ModalityComparison",
 ]
 
 _NORMALIZATIONS = ("range", "mcclish", "none")
