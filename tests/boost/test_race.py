@@ -4,7 +4,15 @@ A planted loser leaves after the first block of its first fold; a near tie and
 the reference stay; a copy leaves as a copy; the survivors' fits are those of
 the run without a race, so the kept candidate and its scores do not move; the
 model does not depend on n_jobs; each engine bins the rows once per fit.
+
+The race's rules are also tested directly, on planted evidence (Race.start,
+check and end with held-out scores made up for the purpose, no boosting):
+the last phase drops nobody, a finished fold enters the evidence as its fold
+quantiles, a candidate that holds ENSEMBLE_MIN_WEIGHT of the greedy ensemble
+stays however far behind, and a near tie stays on every bootstrap seed.
 """
+
+import copy
 
 import lightgbm as lgb
 import numpy as np
@@ -15,7 +23,9 @@ from pauc.boost import GradientBoostingRanker, _oblivious
 from pauc.boost._candidates import EXPONENTIAL, LOGLOSS, Candidate
 from pauc.boost._fit import Plan, fit_plan
 from pauc.boost._local_trainer import LocalTrainer
-from pauc.boost._race import RACE_BLOCK
+from pauc.boost._race import ENSEMBLE_MIN_WEIGHT, RACE_BLOCK, RACE_Z, Race
+from pauc.boost._selection import (bootstrap_criteria, criterion, fold_quantiles,
+                                   greedy_ensemble)
 
 BASE = {"learning_rate": 0.1, "num_leaves": 15, "min_data_in_leaf": 20, "lambda_l2": 0.0}
 # learns nothing: every leaf value is 0, every score ties
@@ -176,3 +186,159 @@ def test_one_job_boosts_on_one_core():
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     # one thread cannot use more CPU time than wall time (less on a loaded machine)
     assert cpu <= 1.15 * wall + 0.05
+
+
+# ------------------------------------------------- the rules on planted evidence
+# One window, whatever the number of negatives (the criterion's widening for small
+# windows is pauc.boost._stopping's business, not the race's).
+WINDOW = [(0.0, 0.2)]
+
+
+def _windows(n_neg):
+    return WINDOW
+
+
+def _folds(k, n=200, n_pos=40):
+    """``k`` folds of ``n`` rows, each holding ``n_pos`` positives (its first rows):
+    the labels of all rows and each fold's held-out rows, as a trainer gives them."""
+    labels = np.zeros(k * n, dtype=bool)
+    rows = [np.arange(f * n, (f + 1) * n) for f in range(k)]
+    for r in rows:
+        labels[r[:n_pos]] = True
+    return labels, rows
+
+
+def _perfect(fold_labels, shift=0.0, seed=0):
+    """Scores that rank every positive of the fold above every negative, on the
+    scale ``shift + [0, 2)``."""
+    rng = np.random.default_rng(seed)
+    return shift + rng.uniform(size=fold_labels.shape[0]) + fold_labels
+
+
+def _noise(fold_labels, seed=0):
+    return np.random.default_rng(seed).uniform(size=fold_labels.shape[0])
+
+
+def _race(names, labels, rows, seed=0):
+    return Race(list(names), labels, rows, _windows, cap=1000, seed=seed, n_resamples=200)
+
+
+def test_the_last_phase_drops_nobody():
+    """At the end of the last phase the selection judges: a candidate far behind on
+    the whole evidence is not dropped there -- while the same evidence drops it at a
+    check of that phase, and at the end of a phase that is not the last."""
+    labels, rows = _folds(3)
+    race = _race(["good", "bad"], labels, rows)
+    assert race.phases() == [(0,), (1, 2)]
+    race.start((0,))
+    # the first phase: both rank fold 0 perfectly (on their own scales): no drop
+    assert race.end({"good": ([_perfect(labels[rows[0]])], 100),
+                     "bad": ([_perfect(labels[rows[0]], shift=5.0, seed=1)], 100)}) == []
+    race.start((1, 2))
+    held_out = {"good": ([_perfect(labels[rows[k]], seed=k) for k in (1, 2)], 100),
+                "bad": ([_noise(labels[rows[k]], seed=k) for k in (1, 2)], 100)}
+    # the evidence is decisive: a check of this phase (every fold ended) drops "bad"
+    probe = copy.deepcopy(race)
+    assert probe.check({n: (s, r, True) for n, (s, r) in held_out.items()}) == ["bad"]
+    assert race.end(held_out) == []
+    assert race.alive == ["good", "bad"] and race.dropped == {}
+    # ... and the end of a first phase on such evidence drops it
+    first = _race(["good", "bad"], labels, rows)
+    first.start((0,))
+    assert first.end({"good": ([_perfect(labels[rows[0]])], 100),
+                      "bad": ([_noise(labels[rows[0]])], 100)}) == ["bad"]
+    assert first.dropped["bad"].reason == "behind" and first.dropped["bad"].folds == (0,)
+
+
+def test_finished_folds_enter_the_evidence_as_fold_quantiles():
+    """A fold model's scores are on its own scale (the window exponential's drift
+    with the rounds and the fold): the folds of a finished phase join the evidence as
+    their quantiles, as the current phase's do.  "drift" ranks every fold perfectly,
+    fold 0 on a scale 1000 above the others: on the pooled quantiles it is perfect
+    (criterion 1) and leads; its raw fold-0 scores would put fold 0's negatives above
+    every positive of folds 1 and 2."""
+    labels, rows = _folds(3)
+    race = _race(["drift", "noise"], labels, rows)
+    race.start((0,))
+    fold0 = labels[rows[0]]
+    race.end({"drift": ([_perfect(fold0, shift=1000.0)], 100),
+              "noise": ([_perfect(fold0, seed=1)], 100)})
+    assert race.alive == ["drift", "noise"]
+    race.start((1, 2))
+    drift = [_perfect(labels[rows[k]], seed=k) for k in (1, 2)]
+    noise = [_noise(labels[rows[k]], seed=k) for k in (1, 2)]
+    assert race.check({"drift": (drift, RACE_BLOCK, True),
+                       "noise": (noise, RACE_BLOCK, True)}) == ["noise"]
+    drop = race.dropped["noise"]
+    assert drop.leader == "drift"
+    # the gap on the pooled quantiles, computed here from the planted scores
+    pos = np.concatenate([labels[rows[k]] for k in (0, 1, 2)])
+    noise_pooled = np.concatenate([fold_quantiles(_perfect(fold0, seed=1))]
+                                  + [fold_quantiles(s) for s in noise])
+    drift_pooled = np.concatenate([fold_quantiles(_perfect(fold0, shift=1000.0))]
+                                  + [fold_quantiles(s) for s in drift])
+    assert criterion(pos, drift_pooled, WINDOW) == 1.0
+    assert drop.gap == pytest.approx(1.0 - criterion(pos, noise_pooled, WINDOW), abs=1e-12)
+
+
+def _two_views(unseen=0.3):
+    """One fold of 600 rows, 150 positives of two kinds: 120 that "broad" sees (its
+    top scores) and 30 that "narrow" sees; each puts the positives it does not see a
+    little above the negatives (+0.3 on uniform scores).  "noise" sees nothing."""
+    n = 600
+    labels = np.zeros(n, dtype=bool)
+    labels[:150] = True
+    seen = {"broad": np.arange(0, 120), "narrow": np.arange(120, 150)}
+    scores = {}
+    for i, (name, rows) in enumerate(seen.items()):
+        rng = np.random.default_rng(i + 1)
+        s = rng.uniform(size=n)
+        s[labels] += unseen
+        s[rows] = 3.0 + rng.uniform(size=rows.size)
+        scores[name] = s
+    scores["noise"] = np.random.default_rng(3).uniform(size=n)
+    return labels, scores
+
+
+def test_a_candidate_the_greedy_ensemble_needs_stays_however_far_behind():
+    """"narrow" is more than RACE_Z standard errors behind "broad", but the greedy
+    ensemble of the alive candidates gives it ENSEMBLE_MIN_WEIGHT or more (it ranks
+    the positives "broad" misses): it stays; "noise", as far behind and of no help
+    to the ensemble, is dropped."""
+    labels, scores = _two_views()
+    names = ["broad", "narrow", "noise"]
+    race = Race(names, labels, [np.arange(labels.shape[0])], _windows, cap=1000, seed=0,
+                n_resamples=200)
+    race.start((0,))
+    # the planted evidence as the race sees it: behind by more than RACE_Z se, and
+    # holding a share of the ensemble
+    q = [fold_quantiles(scores[n]) for n in names]
+    values = [criterion(labels, v, WINDOW) for v in q]
+    boot = bootstrap_criteria(labels, q, WINDOW, np.random.RandomState(0), 200)
+    se = np.std(boot[:, 0] - boot[:, 1], ddof=1)
+    assert values[0] - values[1] > 1.3 * RACE_Z * se
+    weights, _ = greedy_ensemble(q, labels, WINDOW)
+    assert weights[1] >= 2 * ENSEMBLE_MIN_WEIGHT and weights[2] < ENSEMBLE_MIN_WEIGHT
+    assert race.check({n: ([scores[n]], RACE_BLOCK, True) for n in names}) == ["noise"]
+    assert race.alive == ["broad", "narrow"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_near_tie_stays_on_every_bootstrap_seed(seed):
+    """Two candidates two to three standard errors apart -- a difference the
+    selection, not the race, must judge -- on eight seeds of the race's bootstrap:
+    never dropped.  ("b" is "a" with six of its top positives moved down; a rule of
+    two standard errors drops it on every seed.)"""
+    labels, rows = _folds(1, n=600, n_pos=120)
+    rng = np.random.default_rng(100)
+    a = rng.normal(size=600) + 1.5 * labels
+    b = a.copy()
+    b[np.argsort(-a[:120])[:6]] -= 3.0
+    q = [fold_quantiles(a), fold_quantiles(b)]
+    gap = criterion(labels, q[0], WINDOW) - criterion(labels, q[1], WINDOW)
+    boot = bootstrap_criteria(labels, q, WINDOW, np.random.RandomState(seed), 200)
+    assert 2.0 < gap / np.std(boot[:, 0] - boot[:, 1], ddof=1) < 0.75 * RACE_Z
+    race = Race(["a", "b"], labels, rows, _windows, cap=1000, seed=seed, n_resamples=200)
+    race.start((0,))
+    assert race.check({"a": ([a], RACE_BLOCK, True), "b": ([b], RACE_BLOCK, True)}) == []
+    assert race.alive == ["a", "b"]
