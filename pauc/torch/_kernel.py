@@ -28,6 +28,8 @@ import torch
 
 from pauc._loss._window import squared_hinge_gradient
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
 #: rows whose kernel has a gradient-only form (same value and gradient, no Hessian)
 GRADIENT_ONLY = {"squared_hinge": squared_hinge_gradient}
 
@@ -49,7 +51,13 @@ class TableKernel(torch.autograd.Function):
         else:
             value = row.derivatives(values, flags, n_pos, j_alpha, j_beta, grad, hess)
         if values.dtype == np.float32:
-            grad = grad.astype(np.float32)   # the rounding of ``.to(torch.float32)``
+            # the rounding of ``.to(torch.float32)``: beyond float32's range, inf
+            with np.errstate(over="ignore"):
+                grad = grad.astype(np.float32)
+            if abs(value) > _FLOAT32_MAX:
+                # torch refuses to convert such a float ("cannot be converted to type
+                # float without overflow"); the torch forms give inf, so does this
+                value = math.copysign(math.inf, value)
         ctx.grad = torch.from_numpy(grad)    # a constant of the step, not a tensor input
         return torch.scalar_tensor(value, dtype=scores.dtype)
 

@@ -21,6 +21,8 @@ from pauc.torch._window import window_weights
 TABLE_KERNELS_ON_CPU = True
 
 
+#: the dtypes the loss computes in; scores of a reduced precision (``torch.autocast``'s
+#: float16 on CUDA, bfloat16 on the CPU) are computed in float32, returned in their dtype
 _KERNEL_DTYPES = (torch.float32, torch.float64)
 #: label dtypes that ``tensor.numpy()`` holds (the checks of the kernel path run in numpy)
 _NUMPY_LABELS = frozenset([torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
@@ -236,6 +238,22 @@ class WindowLoss(torch.nn.Module):
         if value is not None:
             return value
         scores = _check_scores(scores)
+        device = scores.device.type
+        half = scores.dtype not in _KERNEL_DTYPES
+        if half or torch.is_autocast_enabled(device):
+            # Half precision sums overflow (float16: the squared hinge's suffix sums
+            # pass 65504 at a few thousand rows) or lose the gradient (bfloat16's 8
+            # bits), and autocast would run the loss's own products in half
+            # precision: compute in float32 (or the scores' float64), autocast off,
+            # and return the value in the scores' dtype.  Autograd's cast back
+            # hands the gradient to the half scores, rounded once.
+            with torch.autocast(device, enabled=False):
+                return self._forward(scores.float() if half else scores,
+                                     labels).to(scores.dtype)
+        return self._forward(scores, labels)
+
+    def _forward(self, scores, labels):
+        """:meth:`forward` of checked scores of shape (b,) in float32 or float64."""
         labels = _labels_like(labels, scores)
         gather = self.gather or (self.gather is None and distributed_world() > 1)
         if (not gather and scores.device.type == "cpu" and scores.dtype in _KERNEL_DTYPES
