@@ -66,6 +66,7 @@ from itertools import combinations
 
 import numpy as np
 from scipy import stats
+from threadpoolctl import threadpool_limits
 
 from ._delong import delong_covariance
 from ._inference import _check_confidence_level, normalized_area
@@ -316,9 +317,14 @@ def _column(data, name, role):
     return values
 
 
-def _factorize(values, role):
-    """``(codes, labels)``: each row's label index (labels sorted).  Short-range
-    integers (reader, case numbers) are coded by counting, O(N), not by a sort."""
+def _factorize(values, role, exact=True):
+    """``(codes, labels)``: each row's label index (labels sorted).
+
+    Integer labels (reader, case numbers) are coded without a sort: with
+    ``exact=False`` by subtracting the smallest (labels: the whole range, some
+    perhaps absent, which the design check then sees as missing ratings and
+    asks for the exact coding), else by counting the labels present.
+    """
     if values.shape[0] == 0:
         raise ValueError("the table has no rows")
     if values.dtype.kind == "f" and not np.isfinite(values).all():
@@ -329,7 +335,9 @@ def _factorize(values, role):
     if values.dtype.kind in "iu":
         low, high = int(values.min()), int(values.max())
         if high - low <= 4 * values.shape[0]:
-            shifted = (values - low).astype(np.intp)
+            shifted = np.subtract(values, low, dtype=np.intp)
+            if not exact:
+                return shifted, np.arange(low, high + 1)
             present = np.bincount(shifted, minlength=high - low + 1) > 0
             rank = np.cumsum(present) - 1
             return rank[shifted], np.flatnonzero(present) + low
@@ -339,6 +347,21 @@ def _factorize(values, role):
         raise ValueError(f"the {role} column mixes labels that cannot be ordered "
                          "(e.g. numbers and strings)") from None
     return codes.ravel(), labels
+
+
+def _cells(columns, exact):
+    """Each row's cell ``(modality, reader, case)`` as one index, the labels, the
+    ratings per cell."""
+    coded = [(np.zeros(columns[1][0].shape[0], dtype=np.intp), np.array([None]))
+             if values is None else _factorize(values, role, exact)
+             for values, role in columns]
+    (modality_code, modalities), (reader_code, readers), (case_code, cases) = coded
+    t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
+    cell = modality_code * r       # in place: the table may hold millions of ratings
+    cell += reader_code
+    cell *= k
+    cell += case_code
+    return cell, case_code, modalities, readers, cases, np.bincount(cell, minlength=t * r * k)
 
 
 def _design(truth, rating, reader, modality, case, pos_label):
@@ -359,15 +382,12 @@ def _design(truth, rating, reader, modality, case, pos_label):
         raise ValueError("the rating column holds NaN or infinity: every reader must rate "
                          "every case (drop the incomplete cases, or impute, before the "
                          "analysis)")
-    case_code, cases = _factorize(case, "case")
-    reader_code, readers = _factorize(reader, "reader")
-    if modality is None:
-        modality_code, modalities = np.zeros(n_rows, dtype=np.intp), np.array([None])
-    else:
-        modality_code, modalities = _factorize(modality, "modality")
+    columns = ((modality, "modality"), (reader, "reader"), (case, "case"))
+    cell, case_code, modalities, readers, cases, per_cell = _cells(columns, exact=False)
+    if per_cell.min() == 0:
+        # an empty cell may be a label absent from a range of integers: code exactly
+        cell, case_code, modalities, readers, cases, per_cell = _cells(columns, exact=True)
     t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
-    cell = (modality_code * r + reader_code) * k + case_code
-    per_cell = np.bincount(cell, minlength=t * r * k)
     if per_cell.max() > 1:
         where = np.unravel_index(int(np.argmax(per_cell)), (t, r, k))
         raise ValueError(f"modality {modalities[where[0]]!r}, reader {readers[where[1]]!r} "
@@ -440,7 +460,10 @@ def _figures_and_covariance(is_pos, vectors, h, scale, covariance, n_resamples,
         for u, p in enumerate(placed):
             figures[u], left_out[u] = p.leave_one_out(h)
         left_out -= left_out.mean(axis=1, keepdims=True)
-        cov = (k - 1) / k * (left_out @ left_out.T)
+        # a (t·r) x K by K x (t·r) product: one BLAS thread does it in milliseconds, while
+        # threads that spin for a core on a busy machine can take a hundred times longer
+        with threadpool_limits(1, user_api="blas"):
+            cov = (k - 1) / k * (left_out @ left_out.T)
     elif covariance == "delong":
         figures = np.array([p.figure(h) for p in placed])
         v10, v01 = zip(*(p.placement_values() for p in placed))
