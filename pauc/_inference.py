@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ._clusters import bootstrap_of, check_groups
+from ._clusters import bootstrap_of, check_cluster_resampling, check_groups
 from ._delong import delong_variance
 from ._obuchowski import auc_covariance
 from ._validation import (check_binary_scores, check_fpr_range, check_int, check_rate,
@@ -204,7 +204,7 @@ def normalized_area(area, fpr_lo, fpr_hi, normalize):
     return 0.5 * (1.0 + (area - min_area) / (max_area - min_area))
 
 
-def _check_bootstrap_classes(is_pos):
+def _check_bootstrap_classes(is_pos, stacklevel=2):
     """Refuse a class of one row, warn below ``FEW_CLASS_ROWS`` rows.
 
     A stratified resample redraws each class from its own rows: a class of one
@@ -230,7 +230,54 @@ def _check_bootstrap_classes(is_pos):
             f"{min(m, n)} {'positives' if m <= n else 'negatives'}: the stratified "
             f"bootstrap redraws the same few rows, and below {FEW_CLASS_ROWS} its intervals "
             "are too narrow (a nominal 95 % AUC interval covers about 0.8 with 5 positives) "
-            "and its p-values too small", UserWarning, stacklevel=3)
+            "and its p-values too small", UserWarning, stacklevel=stacklevel + 1)
+
+
+def min_resamples(confidence_level):
+    """The fewest resamples whose percentile interval and chance test at
+    ``confidence_level`` mean something: ``1 + 2 / (1 - level)``, 41 at 95 %.
+
+    With B resamples the interval's lower end is the type-7 quantile at the
+    (0-based) position ``(B - 1) t`` of the sorted resampled values, ``t = (1 -
+    level) / 2``: below position 1 -- B < 1 + 1 / t -- no resampled value lies
+    beyond the end (it is interpolated between the two most extreme ones), and
+    the ends are the resamples' range rather than their tails.  And the chance
+    test's smallest p-value, ``2 / (B + 1)``, exceeds ``1 - level`` below B =
+    2 / (1 - level) - 1: the test could not reject at the interval's own level.
+    Both hold from B = 1 + 2 / (1 - level): 21 at 90 %, 41 at 95 %, 201 at 99 %.
+    (pROC's and this package's default, 2,000, is far above; it is what a
+    stable interval end needs, Efron & Tibshirani, Ch. 19.)
+    """
+    tail = 0.5 * (1.0 - confidence_level)
+    return math.ceil(1.0 + 1.0 / tail - 1e-9)      # (1 / 0.025 is 39.99999999999996)
+
+
+def check_resample_count(n_resamples, confidence_level, stacklevel=2):
+    """Warn below :func:`min_resamples` (``n_resamples = 2`` gave p = 0 and intervals
+    excluding the estimate, issue 46)."""
+    minimum = min_resamples(confidence_level)
+    if n_resamples < minimum:
+        warnings.warn(
+            f"{n_resamples} resamples: below {minimum} a {100 * confidence_level:g} % "
+            "percentile interval has no resample beyond its ends (it spans the resamples' "
+            "range, not their tails), the chance p-value cannot fall below "
+            f"{1.0 - confidence_level:g} and a paired test divides by the spread of a "
+            f"handful of values; use at least {minimum} (2000, the default, gives stable "
+            "interval ends)",
+            UserWarning, stacklevel=stacklevel + 1)
+
+
+def check_bootstrap(is_pos, group_index, n_resamples, confidence_level, stacklevel=2):
+    """The checks of every bootstrap: the rows of each class
+    (:func:`_check_bootstrap_classes`), with ``group_index`` the clusters that the
+    resamples can vary (:func:`pauc._clusters.check_cluster_resampling`), and the
+    number of resamples (:func:`check_resample_count`; None: nothing drawn).
+    ``stacklevel`` 2: the warnings point at the caller's caller (the user)."""
+    _check_bootstrap_classes(is_pos, stacklevel + 1)
+    if group_index is not None:
+        check_cluster_resampling(is_pos, group_index, stacklevel + 1)
+    if n_resamples is not None:
+        check_resample_count(n_resamples, confidence_level, stacklevel + 1)
 
 
 def _percentile_interval(values, confidence_level):
@@ -322,7 +369,10 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
     confidence_level : float in (0, 1), default=0.95
     method : {"delong", "bootstrap"}, default="delong"
     n_resamples : int >= 2, default=2000
-        Bootstrap only.
+        Bootstrap only.  Below ``1 + 2 / (1 - confidence_level)`` (41 at 95 %)
+        a warning: the percentile interval then has no resample beyond its
+        ends and the chance test cannot reject at ``1 - confidence_level``
+        (:func:`partial_auc_ci`, Notes).
     random_state : None, int, numpy Generator, RandomState or SeedSequence
         Bootstrap only: the same value gives the same interval, whatever ``n_jobs``.
     n_jobs : int, default=None
@@ -346,12 +396,19 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
     ------
     ValueError
         Fewer than 2 positives or 2 negatives (both methods: one row of a class
-        shows nothing of that class's spread).
+        shows nothing of that class's spread); with ``groups``, fewer than 2
+        groups holding a class, and for the bootstrap a class whose every group
+        is alone in its stratum (drawn once in every resample: nothing of that
+        class varies; Obuchowski's variance is not concerned); missing group
+        ids (NaN, None, NA, NaT).
 
     Warns
     -----
     UserWarning
-        Bootstrap, fewer than 20 rows of a class: the interval is too narrow.
+        Bootstrap, fewer than 20 rows of a class, or with ``groups`` fewer than
+        20 groups holding a class that the resamples redraw: the interval is too
+        narrow (coverage tables in the user guide); fewer resamples than the
+        level needs (``n_resamples``).
 
     Notes
     -----
@@ -389,7 +446,7 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, method="delong", n_res
                                               exact_ranks=True)
     group_index = check_groups(groups, is_pos.shape[0])
     if method == "bootstrap":
-        _check_bootstrap_classes(is_pos)
+        check_bootstrap(is_pos, group_index, n_resamples, confidence_level)
         return _bootstrap_interval(is_pos, score, 0.0, 1.0, 0.0, lambda a: a, confidence_level,
                                    n_resamples, random_state, n_jobs, group_index)
     if group_index is None:
@@ -426,6 +483,8 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
         As in :func:`pauc.metrics.partial_auc`.
     confidence_level : float in (0, 1), default=0.95
     n_resamples : int >= 2, default=2000
+        Below ``1 + 2 / (1 - confidence_level)`` (41 at 95 %, 201 at 99 %) a
+        warning (Notes).
     method : {"percentile"}, default="percentile"
     random_state : None, int, numpy Generator, RandomState or SeedSequence
         The same value gives the same interval, whatever ``n_jobs``.
@@ -449,14 +508,17 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     ValueError
         Fewer than 2 positives or 2 negatives (see :func:`roc_auc_ci`); a window
         holding no negative (``ceil(n β) - floor(n α) < 1``); ``confidence_level``
-        outside (0, 1); ``n_resamples < 2``.
+        outside (0, 1); ``n_resamples < 2``; with ``groups``, missing ids or a
+        class whose every group is alone in its stratum (:func:`roc_auc_ci`).
 
     Warns
     -----
     UserWarning
         When the window holds fewer than 20 negatives: the resampled areas take
         few values and the interval is coarse; when a class holds fewer than 20
-        rows: the interval is too narrow (coverage table in :func:`roc_auc_ci`).
+        rows, or with ``groups`` fewer than 20 redrawn groups: the interval is
+        too narrow (coverage table in :func:`roc_auc_ci`); with fewer than
+        ``1 + 2 / (1 - confidence_level)`` resamples (Notes).
 
     Notes
     -----
@@ -478,6 +540,17 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     With ``n_resamples`` resamples the smallest p-value is
     ``2 / (n_resamples + 1)``.
 
+    **How many resamples.**  The interval's lower end is the type-7 quantile
+    at the (0-based) position ``(B - 1)(1 - level) / 2`` of the B sorted
+    resampled values: below position 1 no resample lies beyond it, and the
+    interval is the resamples' range rather than their tails (with B = 2 it
+    may even exclude the estimate); the chance test's smallest p-value,
+    ``2 / (B + 1)``, exceeds ``1 - level`` below ``B = 2 / (1 - level) - 1``.
+    Both mean something from ``B = 1 + 2 / (1 - level)``: 41 at 95 %, 201 at
+    99 %.  Fewer are warned about.  That is a floor, not a recommendation:
+    the interval's ends settle with a couple of thousand resamples ([1]_,
+    Ch. 19).
+
     References
     ----------
     .. [1] Efron, B. and Tibshirani, R. J. "An Introduction to the Bootstrap."
@@ -498,8 +571,8 @@ def partial_auc_ci(y_true, y_score, *, fpr_range=(0.0, 0.1), normalize="range",
     _check_choice(method, "method", ("percentile",))
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
-    _check_bootstrap_classes(is_pos)
     group_index = check_groups(groups, is_pos.shape[0])
+    check_bootstrap(is_pos, group_index, n_resamples, confidence_level)
     _check_window(is_pos, alpha, beta)
     return _bootstrap_interval(is_pos, score, alpha, beta, 0.0,
                                lambda a: normalized_area(a, alpha, beta, normalize),
@@ -534,20 +607,45 @@ def two_way_partial_auc_ci(y_true, y_score, *, max_fpr=0.3, min_tpr=0.7, normali
     _check_choice(normalize, "normalize", ("range", "none"))
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
-    _check_bootstrap_classes(is_pos)
     group_index = check_groups(groups, is_pos.shape[0])
+    check_bootstrap(is_pos, group_index, n_resamples, confidence_level)
     _check_window(is_pos, 0.0, max_fpr)
     width = max_fpr * (1.0 - min_tpr) if normalize == "range" else 1.0
     return _bootstrap_interval(is_pos, score, 0.0, max_fpr, min_tpr, lambda a: a / width,
                                confidence_level, n_resamples, random_state, n_jobs, group_index)
 
 
-def check_compared_rows(is_pos, method, metric, alpha, beta, groups):
-    """The checks of rankers compared on rows ``is_pos`` (two or many): the classes
-    a bootstrap needs, the groups (their codes, or None), the window's negatives."""
-    if method == "bootstrap":
-        _check_bootstrap_classes(is_pos)
+def check_rankers_scores(y_true, vectors, names, pos_label):
+    """``(is_pos, scores)`` of rankers scoring the same rows, each vector checked as
+    :func:`pauc.metrics.roc_auc` checks ``y_score``; an error about one vector's
+    scores (NaN, length, shape) names its ranker.  The labels are checked first,
+    alone, so that an error about them names no ranker."""
+    y_true = np.asarray(y_true)
+    check_binary_scores(y_true, np.zeros(y_true.shape[0] if y_true.ndim else 0),
+                        pos_label=pos_label)
+    scores = []
+    for name, vector in zip(names, vectors):
+        try:
+            is_pos, score, _, _ = check_binary_scores(y_true, vector, pos_label=pos_label,
+                                                      exact_ranks=True)
+        except ValueError as error:
+            who = name if isinstance(name, str) and name.startswith("score_") \
+                else f"ranker {name!r}"
+            raise ValueError(f"{who}: {str(error).replace('y_score', 'its scores')}") \
+                from error
+        scores.append(score)
+    return is_pos, scores
+
+
+def check_compared_rows(is_pos, method, metric, alpha, beta, groups, n_resamples,
+                        confidence_level, stacklevel=3):
+    """The checks of rankers compared on rows ``is_pos`` (two or many): the groups
+    (their codes, or None), what a bootstrap needs (:func:`check_bootstrap`), the
+    window's negatives.  ``stacklevel`` 3: warnings point at the caller of
+    :func:`pauc.metrics.compare_rankers`."""
     group_index = check_groups(groups, is_pos.shape[0])
+    if method == "bootstrap":
+        check_bootstrap(is_pos, group_index, n_resamples, confidence_level, stacklevel + 1)
     if metric == "partial_auc":
         _check_window(is_pos, alpha, beta)
     return group_index
@@ -561,10 +659,10 @@ def compare_two_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range
     ``score_b`` (documented there, :mod:`pauc._many_rankers`)."""
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
     method, alpha, beta = _comparison_settings(metric, method, fpr_range, normalize)
-    is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label,
-                                          exact_ranks=True)
-    _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
-    group_index = check_compared_rows(is_pos, method, metric, alpha, beta, groups)
+    is_pos, (a, b) = check_rankers_scores(y_true, [score_a, score_b], ["score_a", "score_b"],
+                                          pos_label)
+    group_index = check_compared_rows(is_pos, method, metric, alpha, beta, groups,
+                                      n_resamples, confidence_level)
     if method == "delong":
         (auc_a, auc_b), cov = auc_covariance(is_pos, [a, b], group_index)
         return delong_comparison(auc_a, auc_b, cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1],
@@ -652,8 +750,8 @@ def roc_confidence_band(y_true, y_score, *, fpr_range=(0.0, 0.1), n_points=50,
     n_points = check_int(n_points, "n_points", 2)
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
-    _check_bootstrap_classes(is_pos)
     group_index = check_groups(groups, is_pos.shape[0])
+    check_bootstrap(is_pos, group_index, n_resamples, confidence_level)
     _check_window(is_pos, alpha, beta)
     grid = np.linspace(alpha, beta, n_points)
     boot = bootstrap_of(is_pos, [score], beta, group_index)

@@ -43,12 +43,11 @@ from itertools import combinations
 import numpy as np
 
 from ._clusters import bootstrap_of
-from ._inference import (_check_common, check_compared_rows, compare_two_rankers,
-                         _comparison_scale,
-                         _comparison_settings, bootstrap_comparison, delong_comparison)
+from ._inference import (_check_common, _comparison_scale, _comparison_settings,
+                         bootstrap_comparison, check_compared_rows, check_rankers_scores,
+                         compare_two_rankers, delong_comparison)
 from ._obuchowski import auc_covariance
 from ._p_adjust import adjust_pvalues, check_p_adjust
-from ._validation import check_binary_scores
 
 
 @dataclass(frozen=True, repr=False)
@@ -138,18 +137,34 @@ class RankerComparisons:
     __str__ = __repr__
 
 
+def _is_data_frame(scores):
+    """A pandas DataFrame (or alike: columns, ``iloc``, 2-D), without importing pandas,
+    an optional dependency."""
+    return getattr(scores, "ndim", None) == 2 and hasattr(scores, "columns") \
+        and hasattr(scores, "iloc")
+
+
 def named_scores(scores):
-    """``(names, vectors)`` from a dict, a list/tuple of vectors or a 2-D array."""
+    """``(names, vectors)`` from a dict, a pandas DataFrame (a column per ranker, named
+    by the column), a list/tuple of vectors or a 2-D array."""
     if isinstance(scores, Mapping):
         names, vectors = tuple(scores.keys()), list(scores.values())
+    elif _is_data_frame(scores):
+        names = tuple(scores.columns)
+        repeated = sorted({repr(name) for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError("the rankers are the DataFrame's columns: column names must be "
+                             f"unique, got {', '.join(repeated)} more than once")
+        # by position: the index plays no part (the rows are y_true's, in order)
+        vectors = [scores.iloc[:, k].to_numpy() for k in range(len(names))]
     elif isinstance(scores, (list, tuple)):
         names, vectors = tuple(range(len(scores))), list(scores)
     elif isinstance(scores, np.ndarray) and scores.ndim == 2:
         names, vectors = tuple(range(scores.shape[1])), list(scores.T)
     else:
         raise ValueError("compare_rankers needs score_b, or several rankers' scores in "
-                         "score_a: a dict {name: scores}, a list of score vectors or a 2-D "
-                         "array with one column per ranker")
+                         "score_a: a dict {name: scores}, a pandas DataFrame or a 2-D array "
+                         "with one column per ranker, or a list of score vectors")
     if len(vectors) < 2:
         raise ValueError(f"comparing rankers needs at least 2 score vectors, got {len(vectors)}")
     return names, vectors
@@ -195,8 +210,10 @@ def compare_rankers(y_true, score_a, score_b=None, *, metric="roc_auc", fpr_rang
     y_true : array of shape (n_samples,)
     score_a : array of shape (n_samples,), or several score vectors
         Ranker A's scores; or, without ``score_b``, k >= 2 rankers' scores: a
-        dict ``{name: scores}``, a list or tuple of score vectors (named 0, 1,
-        ...), or a 2-D array with one column per ranker.
+        dict ``{name: scores}``, a pandas DataFrame with one column per ranker
+        (named by its column; the index plays no part), a list or tuple of
+        score vectors (named 0, 1, ...), or a 2-D array with one column per
+        ranker.  An error about one ranker's scores (NaN, length) names it.
     score_b : array of shape (n_samples,), default=None
         Ranker B's scores (two rankers); None when ``score_a`` holds them all.
     metric : {"roc_auc", "partial_auc"}, default="roc_auc"
@@ -284,10 +301,9 @@ def compare_many_rankers(y_true, scores, *, metric="roc_auc", fpr_range=None, no
     method, alpha, beta = _comparison_settings(metric, method, fpr_range, normalize)
     names, vectors = named_scores(scores)
     index_pairs = compared_pairs(names, reference)
-    checked = [check_binary_scores(y_true, v, pos_label=pos_label, exact_ranks=True)
-               for v in vectors]
-    is_pos, vectors = checked[0][0], [c[1] for c in checked]
-    group_index = check_compared_rows(is_pos, method, metric, alpha, beta, groups)
+    is_pos, vectors = check_rankers_scores(y_true, vectors, names, pos_label)
+    group_index = check_compared_rows(is_pos, method, metric, alpha, beta, groups,
+                                      n_resamples, confidence_level)
     if method == "delong":
         estimates, cov = auc_covariance(is_pos, vectors, group_index)
         comparisons = [delong_comparison(estimates[i], estimates[j],

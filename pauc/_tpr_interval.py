@@ -33,8 +33,9 @@ import numpy as np
 from scipy.stats import binom
 
 from ._clusters import ClusterBootstrap, check_groups
-from ._inference import (FEW_WINDOW_NEGATIVES, ConfidenceInterval, _check_bootstrap_classes,
-                         _check_choice, _check_common, _percentile_interval)
+from ._inference import (FEW_WINDOW_NEGATIVES, ConfidenceInterval, _check_choice,
+                         _check_common, _percentile_interval, _percentile_pvalue,
+                         check_bootstrap)
 from ._resampling import seed_sequence
 from ._validation import check_binary_scores, check_rate
 
@@ -180,7 +181,8 @@ def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact"
     method : {"exact", "bootstrap"}, default="exact"
     n_resamples : int >= 2, default=None
         ``method="bootstrap"`` only (None: 2000); refused with ``"exact"``,
-        which draws nothing.
+        which draws nothing.  Below ``1 + 2 / (1 - confidence_level)`` (41 at
+        95 %) a warning, as :func:`partial_auc_ci`.
     random_state : None, int, numpy Generator, RandomState or SeedSequence
         ``method="bootstrap"`` only; refused with ``"exact"``.
     groups : array of shape (n_samples,), default=None
@@ -195,19 +197,27 @@ def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact"
     ConfidenceInterval
         ``estimate`` (equal to :func:`pauc.metrics.tpr_at_fpr`), ``low``,
         ``high``, ``standard_error`` (of the bootstrap distribution);
-        ``method`` is ``"exact"`` or ``"percentile"``.
+        ``method`` is ``"exact"`` or ``"percentile"``.  With
+        ``method="bootstrap"``, as every bootstrap interval: ``resamples``
+        (the resampled TPRs), ``chance`` (``fpr``: a random ranking's ROC
+        curve is the diagonal) and ``pvalue_chance``, read off the same
+        resamples (:func:`partial_auc_ci`, Notes).  The exact interval keeps
+        none of the three (None).
 
     Raises
     ------
     ValueError
-        Fewer than 2 positives or 2 negatives; ``fpr`` outside [0, 1].
+        Fewer than 2 positives or 2 negatives; ``fpr`` outside [0, 1]; with
+        ``groups``, missing ids or a class whose every group is alone in its
+        stratum (:func:`roc_auc_ci`).
 
     Warns
     -----
     UserWarning
         When the threshold is one of the 19 highest negatives (the window
         ``[0, fpr]`` holds fewer than 20: the interval is coarse), or a class
-        holds fewer than 20 rows.
+        holds fewer than 20 rows (with ``groups``, fewer than 20 redrawn
+        groups hold it); too few resamples (``n_resamples``).
 
     References
     ----------
@@ -231,22 +241,34 @@ def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact"
     fpr = check_rate(fpr, "fpr")
     is_pos, score, _, _ = check_binary_scores(y_true, y_score, pos_label=pos_label,
                                               exact_ranks=True)
-    _check_bootstrap_classes(is_pos)
     group_index = check_groups(groups, is_pos.shape[0])
+    # the exact interval is the stratified bootstrap too (its classes checked), of
+    # infinitely many resamples
+    check_bootstrap(is_pos, group_index, n_resamples if method == "bootstrap" else None,
+                    confidence_level)
     _check_threshold_depth(int(is_pos.shape[0] - np.count_nonzero(is_pos)), fpr)
     if group_index is not None:
         boot = ClusterBootstrap(is_pos, [score], group_index)
         estimate = boot.weighted_tpr(np.ones(boot.group_pos.shape[0], dtype=np.intc), fpr)
-        low, high, se = _percentile_interval(
-            boot.resample_tpr(n_resamples, random_state, fpr), confidence_level)
-        return ConfidenceInterval(estimate, low, high, se, confidence_level, "percentile",
-                                  n_resamples)
+        return _sampled_interval(estimate, boot.resample_tpr(n_resamples, random_state, fpr),
+                                 fpr, confidence_level)
     law = TPRLaw(score[is_pos], score[~is_pos], fpr)
     tail = 0.5 * (1.0 - confidence_level)
     if method == "exact":
         return ConfidenceInterval(law.estimate, law.quantile(tail), law.quantile(1.0 - tail),
                                   law.standard_error(), confidence_level, "exact", None)
     rng = np.random.default_rng(seed_sequence(random_state))
-    low, high, se = _percentile_interval(law.sample(n_resamples, rng), confidence_level)
-    return ConfidenceInterval(law.estimate, low, high, se, confidence_level, "percentile",
-                              n_resamples)
+    return _sampled_interval(law.estimate, law.sample(n_resamples, rng), fpr,
+                             confidence_level)
+
+
+def _sampled_interval(estimate, values, fpr, confidence_level):
+    """The percentile interval of the resampled TPRs ``values``, with what every
+    bootstrap interval keeps: the resamples, the chance value (a random ranking's
+    TPR at FPR ``fpr`` is ``fpr``: the ROC diagonal) and its test read off the
+    same resamples (:func:`pauc.metrics.partial_auc_ci`, Notes)."""
+    low, high, se = _percentile_interval(values, confidence_level)
+    chance = float(fpr)
+    return ConfidenceInterval(float(estimate), low, high, se, confidence_level, "percentile",
+                              int(values.shape[0]), chance, _percentile_pvalue(values, chance),
+                              values)

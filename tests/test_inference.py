@@ -323,14 +323,14 @@ def test_partial_auc_ci_estimate_is_partial_auc():
                                 random_state=0)
             assert ci.estimate == partial_auc(y, a, fpr_range=window, normalize=normalize)
             assert ci.low <= ci.estimate <= ci.high
-    ci = partial_auc_ci(y, a, fpr_range=(0.0, 0.2), normalize="mcclish", n_resamples=10)
+    ci = partial_auc_ci(y, a, fpr_range=(0.0, 0.2), normalize="mcclish", n_resamples=50)
     assert ci.estimate == pytest.approx(roc_auc_score(y, a, max_fpr=0.2), abs=1e-15)
 
 
 def test_float32_and_labels():
     y, a, _ = _data(400)
     labels = np.where(y, "spam", "ham")
-    ci32 = partial_auc_ci(labels, a.astype(np.float32), pos_label="spam", n_resamples=20,
+    ci32 = partial_auc_ci(labels, a.astype(np.float32), pos_label="spam", n_resamples=50,
                           random_state=1)
     assert ci32.estimate == partial_auc(y, a.astype(np.float32))
 
@@ -357,8 +357,8 @@ def test_same_random_state_same_interval_any_n_jobs():
 def test_generator_random_state_advances():
     y, a, _ = _data(500)
     rng = np.random.default_rng(0)
-    first = partial_auc_ci(y, a, n_resamples=30, random_state=rng)
-    second = partial_auc_ci(y, a, n_resamples=30, random_state=rng)
+    first = partial_auc_ci(y, a, n_resamples=50, random_state=rng)
+    second = partial_auc_ci(y, a, n_resamples=50, random_state=rng)
     assert first != second
 
 
@@ -452,7 +452,7 @@ def test_few_negatives_in_window_warns():
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        partial_auc_ci(y, a, fpr_range=(0.0, 0.2), n_resamples=20, random_state=0)
+        partial_auc_ci(y, a, fpr_range=(0.0, 0.2), n_resamples=41, random_state=0)
 
 
 # ---------------------------------------------------------------- coverage (slow)

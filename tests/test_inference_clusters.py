@@ -350,3 +350,107 @@ def test_cluster_walk_past_its_prefix_is_exact(data, seed, window):
         one_score.stratum_start, 5, state.copy(), lo, hi, 0.0, grid)[1]
         for prefix in (np.diff(one_score.run_start), np.ones(1, dtype=np.int64))]
     assert np.array_equal(heights[0], heights[1])
+
+
+# ---------------------------------------------------------------- issue 46
+
+def _lonely_design(seed=0, swap=False):
+    """Issue 46's reproducer: 15 positives in cluster 0, 15 positives and 5
+    negatives in cluster 1, 40 clusters of 5 negatives.  Cluster 0 is alone in
+    the stratum "positives only", cluster 1 alone in "both": every cluster
+    resample draws both once, the same 30 positives every time.  ``swap``
+    exchanges the classes (the negatives are then the fixed ones)."""
+    rng = np.random.default_rng(seed)
+    g = np.r_[np.zeros(15, dtype=int), np.ones(20, dtype=int), np.repeat(np.arange(2, 42), 5)]
+    y = np.r_[np.ones(30, dtype=bool), np.zeros(205, dtype=bool)]
+    s = y + np.sqrt(0.6) * rng.normal(size=42)[g] + np.sqrt(0.4) * rng.normal(size=y.size)
+    return (~y, -s, g) if swap else (y, s, g)
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_class_whose_clusters_are_each_alone_in_their_stratum_is_refused(swap):
+    """As the row bootstrap refuses one row of a class: nothing of that class varies
+    between cluster resamples (issue 46: standard error 0.019 where Obuchowski's
+    is 0.086, coverage 0.435); Obuchowski's variance still answers."""
+    y, s, g = _lonely_design(swap=swap)
+    kw = dict(groups=g, n_resamples=100, random_state=0)
+    calls = [lambda: roc_auc_ci(y, s, method="bootstrap", **kw),
+             lambda: partial_auc_ci(y, s, fpr_range=(0, 0.5), **kw),
+             lambda: two_way_partial_auc_ci(y, s, **kw),
+             lambda: roc_confidence_band(y, s, fpr_range=(0, 0.5), **kw),
+             lambda: compare_rankers(y, s, s ** 3 + s, method="bootstrap", **kw),
+             lambda: compare_rankers(y, [s, -s, s ** 3], metric="partial_auc", **kw),
+             lambda: tpr_at_fpr_ci(y, s, 0.2, method="bootstrap", **kw)]
+    name = "negatives" if swap else "positives"
+    for call in calls:
+        with pytest.raises(ValueError, match=f"every cluster holding {name} is alone in its "
+                                             "stratum"):
+            call()
+    obuchowski = roc_auc_ci(y, s, groups=g)
+    assert obuchowski.standard_error > roc_auc_ci(y, s).standard_error
+
+
+def test_class_with_a_redrawn_cluster_is_not_refused():
+    """One more cluster of positives only: the stratum "positives only" holds two
+    clusters, which the resamples redraw; not refused (warned: few clusters)."""
+    y, s, g = _lonely_design()
+    y, s, g = np.r_[y, np.ones(5, dtype=bool)], np.r_[s, np.ones(5)], np.r_[g, np.full(5, 99)]
+    with pytest.warns(UserWarning, match="2 clusters holding positives"):
+        ci = roc_auc_ci(y, s, groups=g, method="bootstrap", n_resamples=100, random_state=0)
+    assert ci.standard_error > 0
+
+
+@pytest.mark.parametrize("groups", [
+    [1.0, np.nan, 2.0, 1.0, np.nan, 2.0, 3.0, np.nan],        # issue 46's reproducer
+    [1.0, None, 2.0, 1.0, 4.0, 2.0, 3.0, 5.0],
+    ["a", "b", None, "a", "c", "b", "d", "e"],
+    ["a", "b", float("nan"), "a", "c", "b", "d", "e"],
+    [1, 2, 3, 1, 4, 2, 3, np.datetime64("NaT")],
+    [1, 2, 3, 1, 4, 2, 3, np.float32("nan")],
+])
+def test_missing_group_ids_of_any_dtype_are_refused(groups):
+    """An object array (a pandas object column) with missing ids: refused as a float
+    array with NaN is, not coded (NaN scrambles np.unique's codes of objects)."""
+    labels = np.empty(len(groups), dtype=object)
+    labels[:] = groups
+    with pytest.raises(ValueError, match="missing"):
+        check_groups(labels, labels.size)
+
+
+def test_missing_group_ids_of_pandas_are_refused():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    y, s = np.arange(60) % 3 == 0, rng.normal(size=60)
+    ids = np.arange(60) // 4
+    for column in (pd.Series(ids, dtype="Int64").where(ids != 5),          # pandas.NA
+                   pd.Series(ids.astype(str), dtype="string").where(ids != 5),
+                   pd.Series(ids.astype(str), dtype=object).where(ids != 5),   # NaN
+                   pd.Series(pd.Categorical(ids)).where(ids != 5),
+                   pd.Series(pd.to_datetime(ids, unit="D").astype(object)).where(ids != 5)):
+        with pytest.raises(ValueError, match="missing"):
+            roc_auc_ci(y, s, groups=column)
+        with pytest.raises(ValueError, match="missing"):
+            check_groups(column, 60)
+    # without missing ids the same columns are accepted, one code per id
+    for column in (pd.Series(ids, dtype="Int64"), pd.Series(ids.astype(str), dtype="string"),
+                   pd.Series(pd.Categorical(ids))):
+        codes = check_groups(column, 60)
+        assert np.array_equal(codes[:, None] == codes[None, :], ids[:, None] == ids[None, :])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.integers(-3, 3), st.none(), st.just(float("nan"))),
+                min_size=1, max_size=30))
+def test_object_group_codes_are_the_ids_or_refused(ids):
+    """Whatever the objects: refused when an id is missing, else equal ids get equal
+    codes and different ids different codes."""
+    labels = np.empty(len(ids), dtype=object)
+    labels[:] = ids
+    if any(i is None or i != i for i in ids):
+        with pytest.raises(ValueError, match="missing"):
+            check_groups(labels, len(ids))
+        return
+    codes = check_groups(labels, len(ids))
+    for i in range(len(ids)):
+        for j in range(len(ids)):
+            assert (codes[i] == codes[j]) == (ids[i] == ids[j])

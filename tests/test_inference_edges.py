@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from pauc.metrics import (compare_rankers, partial_auc, partial_auc_ci, roc_auc_ci,
-                          roc_confidence_band, two_way_partial_auc, two_way_partial_auc_ci)
+                          roc_confidence_band, tpr_at_fpr_ci, two_way_partial_auc,
+                          two_way_partial_auc_ci)
 
 
 def _binormal(n_pos, n_neg, d=1.0, seed=0):
@@ -49,7 +50,7 @@ def test_zero_spread_gives_nan_test_not_certainty():
 def test_zero_spread_with_zero_difference_is_no_evidence():
     y, s = _binormal(30, 100)
     for method in ("delong", "bootstrap"):
-        c = compare_rankers(y, s, s.copy(), method=method, n_resamples=20, random_state=0)
+        c = compare_rankers(y, s, s.copy(), method=method, n_resamples=50, random_state=0)
         assert (c.difference, c.statistic, c.pvalue) == (0.0, 0.0, 1.0)
 
 
@@ -74,14 +75,14 @@ def test_one_row_of_a_class_is_refused_by_every_bootstrap(call, n_pos, n_neg):
 def test_few_rows_of_a_class_warn_and_enough_do_not():
     y, s = _binormal(5, 200)
     with pytest.warns(UserWarning, match="5 positives.*below 20"):
-        roc_auc_ci(y, s, method="bootstrap", n_resamples=20, random_state=0)
+        roc_auc_ci(y, s, method="bootstrap", n_resamples=50, random_state=0)
     y, s = _binormal(200, 19)
     with pytest.warns(UserWarning, match="19 negatives"):
-        roc_auc_ci(y, s, method="bootstrap", n_resamples=20, random_state=0)
+        roc_auc_ci(y, s, method="bootstrap", n_resamples=50, random_state=0)
     y, s = _binormal(20, 200)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        roc_auc_ci(y, s, method="bootstrap", n_resamples=20, random_state=0)
+        roc_auc_ci(y, s, method="bootstrap", n_resamples=41, random_state=0)
 
 
 def test_delong_one_positive_names_what_would_work():
@@ -225,3 +226,52 @@ def test_random_ranker_pvalues_against_chance_are_uniform_ish():
         assert 0.4 <= np.median(p) <= 0.6, normalize
     # increasing affine maps of the same areas: the same test
     np.testing.assert_allclose(pvalues["range"], pvalues["none"], atol=0.01)
+
+
+# ---------------------------------------------------------------- few resamples (issue 46)
+
+_RESAMPLED = [
+    lambda y, s, **kw: roc_auc_ci(y, s, method="bootstrap", **kw),
+    lambda y, s, **kw: partial_auc_ci(y, s, **kw),
+    lambda y, s, **kw: two_way_partial_auc_ci(y, s, **kw),
+    lambda y, s, **kw: roc_confidence_band(y, s, **kw),
+    lambda y, s, **kw: compare_rankers(y, s, s ** 3, method="bootstrap", **kw),
+    lambda y, s, **kw: compare_rankers(y, s, s ** 3, metric="partial_auc", **kw),
+    lambda y, s, **kw: compare_rankers(y, [s, s ** 3, -s], **kw, method="bootstrap"),
+    lambda y, s, **kw: tpr_at_fpr_ci(y, s, 0.1, method="bootstrap", **kw),
+]
+
+
+@pytest.mark.parametrize("level, limit", [(0.95, 41), (0.9, 21), (0.99, 201)])
+@pytest.mark.parametrize("call", _RESAMPLED)
+def test_fewer_resamples_than_the_level_needs_warn(call, level, limit):
+    """At the limit 1 + 2 / (1 - level) no warning; one below, a warning (with 40
+    resamples at 95 % no resampled value lies beyond the interval's lower end:
+    its type-7 position, 39 x 0.025, is below 1)."""
+    y, s = _binormal(100, 300)
+    kw = dict(confidence_level=level, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        call(y, s, n_resamples=limit, **kw)
+    with pytest.warns(UserWarning, match=f"{limit - 1} resamples: below {limit} "):
+        call(y, s, n_resamples=limit - 1, **kw)
+
+
+def test_the_resample_limit_is_where_interval_and_chance_test_first_mean_something():
+    from pauc._inference import _percentile_pvalue, min_resamples
+    for level in (0.8, 0.9, 0.95, 0.98, 0.99, 0.999):
+        b = min_resamples(level)
+        tail = (1 - level) / 2
+        # the interval's lower end has a resample beyond it from b on, not at b - 1
+        assert (b - 1) * tail >= 1 - 1e-9 and (b - 2) * tail < 1
+        # the chance test of a ranker beyond every resample can reject at 1 - level
+        assert _percentile_pvalue(np.ones(b), 0.0) <= 1 - level + 1e-12
+
+
+def test_delong_ignores_n_resamples():
+    y, s = _binormal(100, 300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        roc_auc_ci(y, s, n_resamples=2)
+        compare_rankers(y, s, s ** 3, n_resamples=2)
+        compare_rankers(y, [s, s ** 3, -s], n_resamples=2)

@@ -205,3 +205,42 @@ def test_gathering_kernel_equals_scattering_kernel(n, k, seed, levels, window, f
                                                      state.copy(), lo, hi, floor)
     assert n_done == 30
     assert np.array_equal(gathered, scattered)
+
+
+@pytest.mark.parametrize("method", ["delong", "bootstrap"])
+def test_dataframe_of_rankers_named_by_its_columns(method):
+    """Issue 46: a pandas DataFrame, a column per ranker, is the dict of its columns."""
+    pd = pytest.importorskip("pandas")
+    y, scores = _rankers(200, 3, 4)
+    named = {"logit": scores[0], "forest": scores[1], 7: scores[2]}
+    frame = pd.DataFrame(named, index=np.arange(200)[::-1])     # the index plays no part
+    kw = dict(method=method, n_resamples=100, random_state=0, reference="forest")
+    many = compare_rankers(y, frame, **kw)
+    assert many.names == ("logit", "forest", 7)
+    assert many.pairs == (("logit", "forest"), (7, "forest"))
+    assert many.comparisons == compare_rankers(y, named, **kw).comparisons
+    duplicated = pd.DataFrame(np.column_stack(scores), columns=["a", "b", "a"])
+    with pytest.raises(ValueError, match="column names must be unique.*'a'"):
+        compare_rankers(y, duplicated)
+
+
+def test_errors_name_the_ranker():
+    """An error about one ranker's scores names that ranker (issue 46)."""
+    y, scores = _rankers(100, 3, 5)
+    nan = scores[1].copy()
+    nan[3] = np.nan
+    with pytest.raises(ValueError, match="ranker 'b'.*NaN"):
+        compare_rankers(y, {"a": scores[0], "b": nan, "c": scores[2]})
+    with pytest.raises(ValueError, match="ranker 'c'.*differ in length"):
+        compare_rankers(y, {"a": scores[0], "b": scores[1], "c": scores[2][:-1]},
+                        method="bootstrap")
+    with pytest.raises(ValueError, match="ranker 1.*NaN"):
+        compare_rankers(y, [scores[0], nan])
+    with pytest.raises(ValueError, match="score_b.*NaN"):
+        compare_rankers(y, scores[0], nan)
+    with pytest.raises(ValueError, match="score_a.*differ in length"):
+        compare_rankers(y, scores[0][1:], scores[1], metric="partial_auc")
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"a": scores[0], "b": nan})
+    with pytest.raises(ValueError, match="ranker 'b'.*NaN"):
+        compare_rankers(y, frame)

@@ -153,3 +153,28 @@ def test_coverage_binormal_at_fpr_001():
         ci = tpr_at_fpr_ci(y, rng.normal(size=5500) + d * y, 0.01)
         hits += ci.low <= true <= ci.high
     assert 0.92 <= hits / 300 <= 0.98
+
+
+@pytest.mark.parametrize("groups", [None, np.arange(1100) // 4])
+def test_bootstrap_interval_keeps_resamples_and_chance(groups):
+    """As every bootstrap interval (issue 46): ``resamples`` (whose quantiles are the
+    interval), ``chance`` (a random ranking's TPR at FPR f is f) and its p-value
+    read off the same resamples."""
+    from pauc._inference import _percentile_pvalue
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(100, dtype=int), np.zeros(1000, dtype=int)]
+    for s, strong in ((rng.normal(size=1100) + 1.5 * y, True),
+                      (rng.normal(size=1100), False)):
+        ci = tpr_at_fpr_ci(y, s, 0.05, method="bootstrap", n_resamples=500, random_state=1,
+                           groups=groups)
+        assert ci.resamples.shape == (500,) and ci.n_resamples == 500
+        assert (ci.low, ci.high) == tuple(np.quantile(ci.resamples, [0.025, 0.975]))
+        assert ci.standard_error == pytest.approx(np.std(ci.resamples, ddof=1), rel=1e-12)
+        assert ci.chance == 0.05
+        assert ci.pvalue_chance == _percentile_pvalue(ci.resamples, 0.05)
+        if strong:
+            assert ci.pvalue_chance == 2 / 501
+        else:
+            assert ci.pvalue_chance > 0.05
+    exact = tpr_at_fpr_ci(y, s, 0.05)
+    assert exact.resamples is None and exact.n_resamples is None
