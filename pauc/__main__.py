@@ -68,7 +68,49 @@ def _parser():
                      help="bootstrap resamples of --ci (default: 2000)")
     cmp.add_argument("--json", action="store_true", help="print the table as a JSON list")
     cmp.add_argument("--quiet", action="store_true", help="no progress lines")
+    _reader_study_parser(sub)
     return parser
+
+
+def _reader_study_parser(sub):
+    rs = sub.add_parser(
+        "reader-study", help="Obuchowski-Rockette analysis of a multi-reader multi-case table",
+        description="Read a tidy CSV table (one row per rating: truth, rating, reader, "
+                    "modality, case) and print the reader-averaged figure of merit of each "
+                    "modality and the comparison of the modalities, with random readers and "
+                    "cases (Hillis's degrees of freedom) unless told otherwise.")
+    rs.add_argument("file", help="the CSV file, with a header row naming the columns")
+    rs.add_argument("--metric", choices=("auc", "partial_auc", "tpr_at_fpr"), default="auc")
+    rs.add_argument("--fpr-range", nargs=2, type=float, default=None,
+                    metavar=("ALPHA", "BETA"), help="window of --metric partial_auc "
+                                                    "(default: 0 0.1)")
+    rs.add_argument("--normalize", choices=("range", "mcclish", "none"), default="range",
+                    help="of the partial AUC (default: range)")
+    rs.add_argument("--fpr", type=float, default=None,
+                    help="the FPR of --metric tpr_at_fpr (default: 0.1)")
+    rs.add_argument("--interpolate", action="store_true",
+                    help="--metric tpr_at_fpr on the interpolated ROC curve")
+    rs.add_argument("--covariance", choices=("jackknife", "delong", "bootstrap"),
+                    default="jackknife")
+    rs.add_argument("--analysis", choices=("random", "fixed_readers", "fixed_cases"),
+                    default=None, help="default: random readers and cases (fixed readers "
+                                       "with one reader)")
+    rs.add_argument("--model", default=None, metavar="READER",
+                    help="the reader whose ratings are a model's scores: compare it with "
+                         "the other readers' average (one modality)")
+    rs.add_argument("--p-adjust", choices=("holm", "bh", "none"), default="holm")
+    rs.add_argument("--resamples", type=int, default=2000,
+                    help="resamples of --covariance bootstrap (default: 2000)")
+    rs.add_argument("--seed", type=int, default=0, help="seed of --covariance bootstrap")
+    rs.add_argument("--pos-label", default=None, help="the truth of the positive cases when "
+                                                      "it is not 1")
+    for column in ("truth", "rating", "reader", "modality", "case"):
+        rs.add_argument(f"--{column}-column", default=column,
+                        help=f"name of the {column} column (default: {column})"
+                        + ("; a file without it holds one modality" if column == "modality"
+                           else ""))
+    rs.add_argument("--json", action="store_true",
+                    help="print the modalities and the pairs as JSON")
 
 
 def _load(path, args, n_features=None, feature_names=None):
@@ -447,10 +489,74 @@ def _print_table(rows, fpr_range, out):
             print(f"[{k}] {method}: {message}", file=out)
 
 
+def reader_study_command(args, out=None):
+    """``pauc reader-study FILE``: read the table, print the analysis; returns it."""
+    import csv
+
+    import numpy as np
+
+    from .datasets._csv import _as_label, _parse_labels
+
+    out = sys.stdout if out is None else out
+    with open(args.file, newline="", encoding="utf-8-sig") as handle:
+        rows = list(csv.reader(handle))
+    if not rows or len(rows) < 2:
+        raise ValueError(f"{args.file} holds no ratings (a header row and one row per rating)")
+    header, body = [name.strip() for name in rows[0]], rows[1:]
+    if any(len(row) != len(header) for row in body):
+        raise ValueError(f"{args.file}: every row must have the {len(header)} fields of the "
+                         "header")
+    names = {c: getattr(args, f"{c}_column") for c in ("truth", "rating", "reader",
+                                                        "modality", "case")}
+    if names["modality"] not in header and names["modality"] == "modality":
+        names["modality"] = None      # no modality column: one modality
+    for role, name in names.items():
+        if name is not None and name not in header:
+            raise ValueError(f"{args.file} has no column {name!r} (--{role}-column); its "
+                             f"columns are {header}")
+    table = {name: _parse_labels(np.array([row[header.index(name)].strip() for row in body]))
+             for name in names.values() if name is not None}
+    model = None if args.model is None else _as_label(args.model, table[names["reader"]])
+    pos_label = None if args.pos_label is None else _as_label(args.pos_label,
+                                                               table[names["truth"]])
+    result = metrics.reader_study(
+        table, metric=args.metric,
+        fpr_range=None if args.fpr_range is None else tuple(args.fpr_range),
+        normalize=args.normalize, fpr=args.fpr, interpolate=args.interpolate,
+        covariance=args.covariance, analysis=args.analysis, model=model,
+        p_adjust=None if args.p_adjust == "none" else args.p_adjust,
+        n_resamples=args.resamples, random_state=args.seed, pos_label=pos_label,
+        truth=names["truth"], rating=names["rating"], reader=names["reader"],
+        modality=names["modality"], case=names["case"])
+    if args.json:
+        def plain(value):
+            # JSON has neither NaN nor infinity: null, and "inf" for a normal test's df
+            if isinstance(value, float) and math.isinf(value):
+                return "inf"
+            if isinstance(value, dict):
+                return {k: plain(v) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return [plain(v) for v in value]
+            return _json_ready(value)
+
+        print(json.dumps(plain({"metric": result.metric, "analysis": result.analysis,
+                                "covariance": result.covariance,
+                                "statistic": result.statistic, "df": result.df,
+                                "pvalue": result.pvalue,
+                                "modalities": result.to_dicts("modalities"),
+                                "pairs": result.to_dicts("pairs")}), indent=1), file=out)
+    else:
+        print(result, file=out)
+    return result
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     args = _parser().parse_args(argv or ["compare"])
     try:
+        if args.command == "reader-study":
+            reader_study_command(args)
+            return 0
         compare(args)
     except (ValueError, FileNotFoundError) as exc:
         print(f"pauc: error: {exc}", file=sys.stderr)

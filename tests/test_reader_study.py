@@ -402,3 +402,47 @@ def test_roe_metz_coverage_of_the_difference():
             covered[analysis] += pair.low <= 0.0 <= pair.high
     assert 0.93 <= covered["random"] / n_studies <= 0.97, covered
     assert covered["fixed_readers"] / n_studies < 0.90, covered
+
+
+# ---------------------------------------------------------------- the command line
+
+def _write_csv(path, data, columns=None):
+    columns = list(data) if columns is None else columns
+    lines = [",".join(columns)] + [",".join(str(data[c][i]) for c in columns)
+                                   for i in range(len(data[columns[0]]))]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_cli_reads_a_reader_study_table(vandyke, tmp_path, capsys):
+    import json
+
+    from pauc.__main__ import main
+
+    path = _write_csv(tmp_path / "vandyke.csv", vandyke)
+    assert main(["reader-study", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "F = 4.4563 on (1, 15.26) df, p = 0.05167" in out
+    assert main(["reader-study", str(path), "--metric", "partial_auc", "--fpr-range", "0",
+                 "0.2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["pvalue"] == pytest.approx(
+        reader_study(vandyke, metric="partial_auc", fpr_range=(0, 0.2)).pvalue, rel=1e-12)
+    assert [m["modality"] for m in report["modalities"]] == [1, 2]
+    assert main(["reader-study", str(path), "--analysis", "fixed_readers", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["df"] == [1.0, "inf"]
+
+
+def test_cli_model_against_readers_and_errors(vandyke, tmp_path, capsys):
+    from pauc.__main__ import main
+
+    one = {k: v[vandyke["modality"] == 1] for k, v in vandyke.items()}
+    path = _write_csv(tmp_path / "one.csv", one, ["truth", "rating", "reader", "case"])
+    assert main(["reader-study", str(path), "--model", "3"]) == 0
+    expected = reader_study(one, model=3, modality=None)
+    assert f"p = {expected.pvalue:.4g}" in capsys.readouterr().out
+    assert main(["reader-study", str(path), "--truth-column", "y"]) == 2
+    assert "no column 'y'" in capsys.readouterr().err
+    assert main(["reader-study", str(path), "--metric", "partial_auc",
+                 "--covariance", "delong"]) == 2
+    assert "AUC's" in capsys.readouterr().err
