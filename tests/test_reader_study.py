@@ -446,3 +446,12 @@ def test_cli_model_against_readers_and_errors(vandyke, tmp_path, capsys):
     assert main(["reader-study", str(path), "--metric", "partial_auc",
                  "--covariance", "delong"]) == 2
     assert "AUC's" in capsys.readouterr().err
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import pauc._reader_study
+
+    failures, tried = doctest.testmod(pauc._reader_study, verbose=False)
+    assert tried >= 2 and failures == 0
