@@ -81,10 +81,13 @@ from ._inference import normalized_area
 from ._inference import (ConfidenceInterval, RankerComparison, ROCBand,
                          partial_auc_ci, roc_auc_ci, roc_confidence_band, two_way_partial_auc_ci)
 from ._many_rankers import RankerComparisons, compare_rankers
+from ._multiclass import multiclass_roc_auc
+from ._power import RocPower, power_roc_test
 from ._rank_distance import kendall_tau_distance, spearman_distance
 from ._reader_study import ModalityComparison, ModalityEstimate, ReaderStudy, reader_study
 from ._tpr_interval import tpr_at_fpr_ci
 from ._validation import check_binary_scores, check_fpr_range, check_rate
+from ._venkatraman import VenkatramanTest, venkatraman_test
 
 __all__ = [
     "roc_curve",
@@ -108,6 +111,11 @@ __all__ = [
     "RankerComparison",
     "RankerComparisons",
     "ROCBand",
+    "venkatraman_test",
+    "VenkatramanTest",
+    "power_roc_test",
+    "RocPower",
+    "multiclass_roc_auc",
     "reader_study",
     "ReaderStudy",
     "ModalityEstimate",

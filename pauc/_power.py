@@ -1,0 +1,395 @@
+"""Power and sample size of tests on the AUC and the partial AUC (pROC's ``power.roc.test``).
+
+Every case solves one equation of the normal test's power,
+
+    sqrt(n_cases) |Δ| = z_α sqrt(V0) + z_β sqrt(VA),
+
+for whichever of ``n_cases``, ``sig_level`` (through ``z_α``, ``1 - α/2``
+quantile two-sided, ``1 - α`` one-sided), ``power`` (``z_β``, its quantile) or
+the AUC is left None. ``V0`` and ``VA`` are the variances of the estimate per
+case under the null and the alternative hypotheses.
+
+* One ROC curve (Obuchowski, Lieber & Wians 2004, eqs. 2-3): the AUC ``θ``
+  against 0.5 with the binormal variance of Hanley & McNeil's approximation,
+  ``V(θ) = 0.0099 exp(-A²/2) ((5A² + 8) + (A² + 8)/κ)``, ``A = 1.414 Φ⁻¹(θ)``,
+  ``κ = n_controls / n_cases``; ``V0 = V(0.5)``, ``VA = V(θ)``.
+* Two paired ROC curves given by binormal parameters (Obuchowski & McClish
+  1997): curve ``k`` is ``TPR = Φ(a_k + b_k Φ⁻¹(FPR))``; its AUC or partial AUC
+  over an FPR window is a function of ``(a_k, b_k)`` whose derivatives ``f_k =
+  ∂θ/∂a``, ``g_k = ∂θ/∂b`` have closed forms (McClish 1989), and the variance of
+  the difference is the delta method over the large-sample (co)variances of
+  ``â_k, b̂_k``, with ``rn`` and ``ra`` the correlations of the two tests' scores
+  among negatives and positives and ``R = κ`` the ratio of negatives to
+  positives::
+
+      n V(â_k) = 1 + b_k² / R + a_k² / 2        n V(b̂_k) = b_k² (1 + R) / (2 R)
+      n C(â_1, â_2) = ra + rn b_1 b_2 / R + ra² a_1 a_2 / 2
+      n C(b̂_1, b̂_2) = b_1 b_2 (rn² / R + ra²) / 2
+      n C(â_1, b̂_2) = ra² a_1 b_2 / 2           n C(â_2, b̂_1) = ra² a_2 b_1 / 2
+
+  ``VA = V_1 + V_2 - 2 C_12``; under the null hypothesis the second curve is
+  the first (the reference): ``V0 = 2 V_1 - 2 C_12``. ``Δ`` is the difference of
+  (partial) AUCs to detect, given apart from the curves, as pROC takes it.
+  pROC takes ``â`` and ``b̂`` of one curve as uncorrelated; so does this module,
+  to give pROC's numbers.
+* Two paired ROC curves from data: ``Δ`` is the observed difference of AUCs,
+  ``VA = n_cases (var_1 + var_2 - 2 cov)`` and ``V0 = n_cases (2 var_1 - 2 cov)``
+  from DeLong's (co)variances, the first curve the reference; ``n_controls``
+  follows ``n_cases`` through ``κ`` (the data's ratio unless given).
+
+All results equal pROC 1.18's ``power.roc.test`` (tests/test_inference_proc_47.py). A
+sample size is returned unrounded, as pROC does: round it up for a design.
+"""
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.special import ndtr, ndtri
+
+from ._obuchowski import auc_covariance
+from ._validation import check_binary_scores
+
+_ALTERNATIVES = ("two-sided", "one-sided")
+_BINORMAL_KEYS = {"a1", "b1", "a2", "b2", "rn", "ra", "delta"}
+
+
+@dataclass(frozen=True)
+class RocPower:
+    """Result of :func:`power_roc_test`: the given values and the solved one.
+
+    Attributes
+    ----------
+    n_cases, n_controls : float
+        Positives and negatives (unrounded when solved for).
+    sig_level, power : float
+    auc : float or None
+        One ROC curve: the AUC tested against 0.5.
+    delta : float or None
+        Two ROC curves: the difference of (partial) AUCs.
+    alternative : str
+    method : str
+        ``"one curve"``, ``"binormal"`` or ``"delong"``.
+    solved : str
+        Which of ``"n_cases"``, ``"sig_level"``, ``"power"``, ``"auc"`` was computed.
+    """
+
+    n_cases: float
+    n_controls: float
+    sig_level: float
+    power: float
+    auc: float
+    delta: float
+    alternative: str
+    method: str
+    solved: str
+
+
+def _z_alpha(sig_level, alternative):
+    return float(ndtri(1.0 - sig_level / 2.0 if alternative == "two-sided" else 1.0 - sig_level))
+
+
+def _sig_level(z_alpha, alternative):
+    # ndtr(-z), not 1 - ndtr(z): small levels keep their digits
+    tail = float(ndtr(-z_alpha))
+    return 2.0 * tail if alternative == "two-sided" else tail
+
+
+def _check_probability(value, name):
+    if value is None:
+        return None
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) \
+            or not 0.0 < value < 1.0:
+        raise ValueError(f"{name} must be a number in (0, 1) or None, got {value!r}")
+    return float(value)
+
+
+def _check_count(value, name):
+    if value is None:
+        return None
+    if not isinstance(value, numbers.Real) or isinstance(value, bool) \
+            or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number or None, got {value!r}")
+    return float(value)
+
+
+def _solve(n_cases, delta, v0, va, sig_level, power, alternative):
+    """The one unknown among ``n_cases``, ``sig_level``, ``power`` (None) of
+    ``sqrt(n) |delta| = z_α sqrt(V0) + z_β sqrt(VA)``."""
+    delta = abs(delta)
+    if n_cases is None:
+        z = _z_alpha(sig_level, alternative) * math.sqrt(v0) + float(ndtri(power)) * math.sqrt(va)
+        return "n_cases", z * z / (delta * delta)
+    if power is None:
+        z_beta = (math.sqrt(n_cases) * delta - _z_alpha(sig_level, alternative) * math.sqrt(v0)) \
+            / math.sqrt(va)
+        return "power", float(ndtr(z_beta))
+    z_alpha = (math.sqrt(n_cases) * delta - float(ndtri(power)) * math.sqrt(va)) / math.sqrt(v0)
+    level = _sig_level(z_alpha, alternative)
+    if level >= 1.0:
+        # pROC returns this number (above 1); no test has such a level
+        raise ValueError(f"no significance level gives power {power} with {n_cases:g} cases "
+                         f"and a difference of {delta:g}: the level would be {level:.4g} > 1")
+    return "sig_level", level
+
+
+def _one_curve_variance(auc, kappa):
+    """Obuchowski et al. (2004) eq. 3: the per-case variance of the AUC estimate."""
+    a = 1.414 * float(ndtri(auc))
+    return 0.0099 * math.exp(-a * a / 2.0) * ((5.0 * a * a + 8.0) + (a * a + 8.0) / kappa)
+
+
+def _one_curve(auc, n_cases, n_controls, sig_level, power, kappa, alternative):
+    if auc is not None and not 0.5 < auc < 1.0:
+        raise ValueError(f"auc must be in (0.5, 1) (tested against 0.5), got {auc!r}")
+    if (n_cases is None) != (n_controls is None):
+        raise ValueError("give both n_cases and n_controls, or neither (to solve for them, "
+                         "n_controls = kappa * n_cases)")
+    unknown = [name for name, v in (("auc", auc), ("sig_level", sig_level), ("power", power),
+                                    ("n_cases", n_cases)) if v is None]
+    if len(unknown) != 1:
+        raise ValueError("leave exactly one of auc, sig_level, power or (n_cases, n_controls) "
+                         f"None to solve for it; None now: {unknown or 'nothing'}")
+    if n_cases is not None:
+        kappa = n_controls / n_cases
+    v0 = _one_curve_variance(0.5, kappa)
+    if auc is None:
+        z_alpha, z_beta = _z_alpha(sig_level, alternative), float(ndtri(power))
+
+        def gap(theta):
+            return math.sqrt(n_cases) * (theta - 0.5) - z_alpha * math.sqrt(v0) \
+                - z_beta * math.sqrt(_one_curve_variance(theta, kappa))
+
+        high = 1.0 - 1e-12
+        if gap(high) < 0:
+            raise ValueError(f"no AUC below 1 reaches power {power} at level {sig_level} "
+                             f"with {n_cases:g} cases")
+        auc = brentq(gap, 0.5, high, xtol=1e-14, rtol=4 * np.finfo(float).eps)
+        solved, value = "auc", auc
+    else:
+        solved, value = _solve(n_cases, auc - 0.5, v0, _one_curve_variance(auc, kappa),
+                               sig_level, power, alternative)
+    return _result(solved, value, n_cases, kappa, sig_level, power, alternative, "one curve",
+                   auc=auc)
+
+
+def _result(solved, value, n_cases, kappa, sig_level, power, alternative, method, auc=None,
+            delta=None):
+    if solved == "n_cases":
+        n_cases = value
+    elif solved == "power":
+        power = value
+    elif solved == "sig_level":
+        sig_level = value
+    return RocPower(float(n_cases), float(kappa * n_cases), float(sig_level), float(power),
+                    None if auc is None else float(auc), None if delta is None else float(delta),
+                    alternative, method, solved)
+
+
+def binormal_derivatives(a, b, fpr_lo, fpr_hi):
+    """``(∂θ/∂a, ∂θ/∂b)`` of the binormal area ``θ = ∫ Φ(a + b Φ⁻¹(x)) dx`` over
+    ``x`` in [fpr_lo, fpr_hi] (McClish 1989; the full AUC over [0, 1])."""
+    s2 = 1.0 + b * b
+    s = math.sqrt(s2)
+    shift = a * b / s2
+    # h = s (Φ⁻¹(x) + shift) at the window's ends; ±inf at 0 and 1
+    h = [s * (float(ndtri(x)) + shift) if 0.0 < x < 1.0 else (-math.inf if x <= 0 else math.inf)
+         for x in (fpr_lo, fpr_hi)]
+    mass = float(ndtr(h[1]) - ndtr(h[0]))
+    scale = math.exp(-a * a / (2.0 * s2))
+    density = [0.0 if math.isinf(v) else math.exp(-v * v / 2.0) for v in h]
+    f = scale / math.sqrt(2.0 * math.pi * s2) * mass
+    g = scale / (2.0 * math.pi * s2) * (density[0] - density[1]) \
+        - a * b * scale / (math.sqrt(2.0 * math.pi) * s ** 3) * mass
+    return f, g
+
+
+def binormal_difference_variances(a1, b1, a2, b2, rn, ra, ratio, window):
+    """Per-case variances ``(V0, VA)`` of the difference of two binormal (partial) AUCs
+    (module docstring; Obuchowski & McClish 1997, Table 1 and eqs. 4-5)."""
+    f1, g1 = binormal_derivatives(a1, b1, *window)
+    f2, g2 = binormal_derivatives(a2, b2, *window)
+
+    def own(a, b, f, g):
+        return f * f * (1.0 + b * b / ratio + a * a / 2.0) + g * g * b * b * (1.0 + ratio) \
+            / (2.0 * ratio)
+
+    cross = f1 * f2 * (ra + rn * b1 * b2 / ratio + ra * ra * a1 * a2 / 2.0) \
+        + g1 * g2 * b1 * b2 * (rn * rn / ratio + ra * ra) / 2.0 \
+        + f1 * g2 * ra * ra * a1 * b2 / 2.0 + g1 * f2 * ra * ra * a2 * b1 / 2.0
+    v1 = own(a1, b1, f1, g1)
+    return 2.0 * v1 - 2.0 * cross, v1 + own(a2, b2, f2, g2) - 2.0 * cross
+
+
+def _check_binormal(binormal):
+    if not isinstance(binormal, dict):
+        raise ValueError("binormal must be a dict with keys a1, b1, a2, b2, rn, ra, delta "
+                         f"and optionally fpr_range; got {type(binormal).__name__}")
+    keys = set(binormal)
+    if not _BINORMAL_KEYS <= keys or keys - _BINORMAL_KEYS - {"fpr_range"}:
+        raise ValueError(f"binormal needs the keys {sorted(_BINORMAL_KEYS)} (and optionally "
+                         f"fpr_range), got {sorted(keys)}")
+    values = {}
+    for key in _BINORMAL_KEYS:
+        v = binormal[key]
+        if not isinstance(v, numbers.Real) or isinstance(v, bool) or not math.isfinite(v):
+            raise ValueError(f"binormal[{key!r}] must be a finite number, got {v!r}")
+        values[key] = float(v)
+    for key in ("b1", "b2"):
+        if values[key] <= 0:
+            raise ValueError(f"binormal[{key!r}] (a ratio of standard deviations) must be > 0")
+    for key in ("rn", "ra"):
+        if not -1.0 < values[key] < 1.0:
+            raise ValueError(f"binormal[{key!r}] (a correlation) must be in (-1, 1)")
+    if values["delta"] == 0:
+        raise ValueError("binormal['delta'] (the difference to detect) must not be 0")
+    window = binormal.get("fpr_range", (0.0, 1.0))
+    try:
+        lo, hi = (float(x) for x in window)
+    except (TypeError, ValueError):
+        raise ValueError(f"fpr_range must be a pair (low, high), got {window!r}") from None
+    if not 0.0 <= lo < hi <= 1.0:
+        raise ValueError(f"fpr_range must satisfy 0 <= low < high <= 1, got {window!r}")
+    return values, (lo, hi)
+
+
+def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, power=None,
+                   kappa=None, alternative="two-sided", binormal=None, y_true=None,
+                   score_a=None, score_b=None, pos_label=None):
+    """Power, sample size or significance level of a test on the (partial) AUC.
+
+    pROC's ``power.roc.test`` [1]_: exactly one of the quantities is left None
+    and computed from the others. Three designs:
+
+    * one ROC curve, its AUC against 0.5: ``power_roc_test(auc, n_cases=...,
+      n_controls=..., ...)``, Obuchowski et al.'s formulas [2]_; ``auc=None``
+      solves for the smallest detectable AUC;
+    * two paired ROC curves by their binormal parameters, for the AUC or a
+      partial AUC: ``power_roc_test(binormal={...}, ...)``, Obuchowski &
+      McClish's variances [3]_;
+    * two paired ROC curves from data: ``power_roc_test(y_true=y,
+      score_a=a, score_b=b, ...)``, DeLong's covariance [4]_ and the observed
+      difference of AUCs; ``n_cases`` defaults to the data's positives.
+
+    The formulas are in :mod:`pauc._power`.
+
+    Parameters
+    ----------
+    auc : float in (0.5, 1), default=None
+        One ROC curve: the expected AUC (None: solve for it).
+    n_cases, n_controls : float, default=None
+        Positives and negatives. One curve: both or neither (neither: solve for
+        them). Two curves: ``n_cases`` (None: solve for it, or with data the
+        data's positives); ``n_controls`` is always ``kappa * n_cases``.
+    sig_level : float in (0, 1) or None, default=0.05
+        The test's level (None: solve for it).
+    power : float in (0, 1) or None, default=None
+        None: compute the power.
+    kappa : float, default=None
+        ``n_controls / n_cases`` when solving for the sample size. None: 1, or
+        with data the data's ratio.
+    alternative : {"two-sided", "one-sided"}, default="two-sided"
+    binormal : dict, default=None
+        Two curves by parameters: ``a1, b1, a2, b2`` (``TPR = Φ(a + b
+        Φ⁻¹(FPR))``), ``rn`` and ``ra`` (the correlations of the two tests'
+        scores among negatives and among positives), ``delta`` (the difference
+        of (partial) AUCs to detect) and optionally ``fpr_range=(low, high)``
+        for the partial AUC over that FPR window (pROC's ``FPR11``-``FPR22``,
+        one window for both curves).
+    y_true, score_a, score_b : arrays of shape (n_samples,), default=None
+        Two curves from data (paired: the same rows); ``score_a`` is the
+        reference curve of the null hypothesis.
+    pos_label : label, default=None
+
+    Returns
+    -------
+    RocPower
+
+    References
+    ----------
+    .. [1] Robin, X., Turck, N., Hainard, A., Tiberti, N., Lisacek, F., Sanchez,
+       J.-C. and Müller, M. "pROC: an open-source package for R and S+ to analyze
+       and compare ROC curves." BMC Bioinformatics 12:77, 2011.
+    .. [2] Obuchowski, N. A., Lieber, M. L. and Wians, F. H. "ROC Curves in
+       Clinical Chemistry: Uses, Misuses, and Possible Solutions." Clinical
+       Chemistry 50(7), 1118-1125, 2004.
+    .. [3] Obuchowski, N. A. and McClish, D. K. "Sample size determination for
+       diagnostic accuracy studies involving binormal ROC curve indices."
+       Statistics in Medicine 16(13), 1529-1542, 1997.
+    .. [4] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. "Comparing the
+       Areas under Two or More Correlated Receiver Operating Characteristic
+       Curves: A Nonparametric Approach." Biometrics 44(3), 837-845, 1988.
+
+    Examples
+    --------
+    The examples of pROC's help page:
+
+    >>> from pauc.metrics import power_roc_test
+    >>> round(power_roc_test(0.73, n_cases=41, n_controls=72).power, 4)
+    0.9897
+    >>> round(power_roc_test(0.73, power=0.95, kappa=1.7).n_cases, 2)
+    29.67
+    >>> params = dict(a1=2.6, b1=1, a2=1.9, b2=1, rn=0.6, ra=0.6, delta=0.037,
+    ...               fpr_range=(0, 0.2))
+    >>> round(power_roc_test(binormal=params, power=0.8).n_cases, 1)
+    107.0
+    """
+    if alternative not in _ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {_ALTERNATIVES}, got {alternative!r}")
+    sig_level = _check_probability(sig_level, "sig_level")
+    power = _check_probability(power, "power")
+    n_cases = _check_count(n_cases, "n_cases")
+    n_controls = _check_count(n_controls, "n_controls")
+    kappa = _check_count(kappa, "kappa")
+    data = y_true is not None or score_a is not None or score_b is not None
+    if data and binormal is not None:
+        raise ValueError("give binormal parameters or data (y_true, score_a, score_b), not both")
+    if (data or binormal is not None) and auc is not None:
+        raise ValueError("auc is for one ROC curve; two curves take binormal['delta'] or data")
+    if not data and binormal is None:
+        return _one_curve(auc, n_cases, n_controls, sig_level, power,
+                          1.0 if kappa is None else kappa, alternative)
+    if n_controls is not None:
+        raise ValueError("two ROC curves: n_controls is kappa * n_cases; give kappa")
+    if data:
+        if y_true is None or score_a is None or score_b is None:
+            raise ValueError("two curves from data need y_true, score_a and score_b")
+        delta, v0, va, data_cases, data_ratio = _from_data(y_true, score_a, score_b, pos_label)
+        ratio = data_ratio if kappa is None else kappa
+        method = "delong"
+        if n_cases is None and (power is None or sig_level is None):
+            n_cases = data_cases            # pROC: the data's cases unless solving for them
+    else:
+        values, window = _check_binormal(binormal)
+        ratio = 1.0 if kappa is None else kappa
+        delta = values["delta"]
+        v0, va = binormal_difference_variances(values["a1"], values["b1"], values["a2"],
+                                               values["b2"], values["rn"], values["ra"],
+                                               ratio, window)
+        method = "binormal"
+    unknown = [name for name, v in (("sig_level", sig_level), ("power", power),
+                                    ("n_cases", n_cases)) if v is None]
+    if len(unknown) != 1:
+        raise ValueError("leave exactly one of sig_level, power or n_cases None to solve for "
+                         f"it; None now: {unknown or 'nothing'}")
+    solved, value = _solve(n_cases, delta, v0, va, sig_level, power, alternative)
+    return _result(solved, value, n_cases, ratio, sig_level, power, alternative, method,
+                   delta=delta)
+
+
+def _from_data(y_true, score_a, score_b, pos_label):
+    """DeLong's ``(Δ, V0, VA)`` per case of two paired curves, and the data's cases and
+    controls-per-case."""
+    is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label, exact_ranks=True)
+    _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
+    (auc_a, auc_b), cov = auc_covariance(is_pos, [a, b])
+    m = int(is_pos.sum())
+    n = is_pos.shape[0] - m
+    delta = float(auc_a - auc_b)
+    if delta == 0:
+        raise ValueError("the two curves have the same AUC: no difference to power a test for")
+    v0 = m * (2.0 * cov[0, 0] - 2.0 * cov[0, 1])
+    va = m * (cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
+    return delta, v0, va, float(m), n / m
