@@ -55,6 +55,17 @@ Sections:
     the validation split, per seed: on a9a the window loss fits the training
     rows' window better than BCE and generalises worse (not in the default
     sections).
+``borders``
+    The time of the window's two borders (:func:`pauc.torch._window.window_borders`)
+    against two ``torch.kthvalue`` calls (what it used before) on ``--rows``
+    scores (10^6) shuffled, in ascending and in descending order, and of the
+    hinge loss through the torch forms on the same orders (not in the default
+    sections; the descending ``kthvalue`` takes some 20 s at 10^6 rows).
+``precision``
+    Half-precision scores (float16, bfloat16) against float32 on the same
+    rounded scores, at 4,096 and 65,536 rows (10 % positives, β = 0.1): the
+    relative error of the loss and the cosine of the gradients, every surrogate,
+    with and without a memory (not in the default sections; seconds).
 
 Run: ``nice python bench/bench_torch.py`` (all sections, about 10 minutes on
 two cores) or ``--sections quality speed``.  LibAUC (``pip install libauc``,
@@ -418,10 +429,82 @@ def _shared_vectors(set_name, seed, y, scores):
             f"{np.mean([keys[i] in positives for i in negatives]):.2f}")
 
 
+def _best_of(function, repeat):
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def borders(args):
+    """The window's borders on scores in adversarial orders."""
+    import pauc.torch._loss as loss_module
+    from pauc.torch._window import window_borders
+
+    n = args.rows
+    rng = np.random.default_rng(0)
+    scores = torch.as_tensor(rng.normal(size=n), dtype=torch.float32)
+    is_pos = torch.as_tensor(rng.random(n) < 0.1)
+    negatives = int((~is_pos).sum())
+    j_alpha, j_beta = 0, int(np.ceil(0.1 * negatives))
+    print(f"\n## window borders of {n} scores, window [0, 0.1] (best of 3; seconds)")
+    print(f"{'order':11s} {'borders':>9s} {'kthvalue':>9s} {'hinge loss':>11s}")
+    orders = {"shuffled": scores, "ascending": torch.sort(scores).values,
+              "descending": torch.sort(scores, descending=True).values}
+    hinge = WindowLoss((0.0, 0.1), "hinge")
+    loss_module.TABLE_KERNELS_ON_CPU = False          # the torch forms (as on a GPU)
+    try:
+        for name, reference in orders.items():
+            ours = _best_of(lambda: window_borders(reference, j_alpha, j_beta), 3)
+            kth = _best_of(lambda: (torch.kthvalue(reference, n - j_alpha),
+                                    torch.kthvalue(reference, n - j_beta + 1)), 1)
+            # the labels follow their scores, so the negatives keep the order
+            labels = is_pos[torch.argsort(scores)] if name == "ascending" else (
+                is_pos[torch.argsort(scores, descending=True)] if name == "descending"
+                else is_pos)
+            loss = _best_of(lambda: hinge(reference, labels), 3)
+            print(f"{name:11s} {ours:9.4f} {kth:9.4f} {loss:11.4f}", flush=True)
+    finally:
+        loss_module.TABLE_KERNELS_ON_CPU = True
+
+
+def precision(args):
+    """Half precision against float32 on the same rounded scores."""
+    print("\n## half-precision scores against float32 on the same rounded scores, "
+          "window [0, 0.1], 10 % positives: |loss / loss32 - 1|, cosine of the gradients")
+    print(f"{'rows':>6s} {'dtype':9s} {'surrogate':14s} {'memory':>6s} "
+          f"{'rel. error':>10s} {'cosine':>9s}")
+    for n in (4096, 65536):
+        rng = np.random.default_rng(0)
+        is_pos = rng.random(n) < 0.1
+        scores = torch.as_tensor(rng.normal(size=n) + is_pos, dtype=torch.float32)
+        labels = torch.as_tensor(is_pos)
+        for dtype in (torch.float16, torch.bfloat16):
+            half = scores.to(dtype)
+            for name in ("squared_hinge", "hinge", "exponential", "tight", "naive"):
+                for size in (0, 100_000) if name not in ("tight", "naive") else (0,):
+                    results = []
+                    for s in (half, half.float()):
+                        s = s.clone().requires_grad_()
+                        value = WindowLoss((0.0, 0.1), name, memory=size)(s, labels)
+                        value.backward()
+                        results.append((value.item(), s.grad.double()))
+                    (value, grad), (expected, grad32) = results
+                    cosine = torch.nn.functional.cosine_similarity(grad, grad32, dim=0)
+                    print(f"{n:6d} {str(dtype)[6:]:9s} {name:14s} {size:6d} "
+                          f"{abs(value / expected - 1):10.2e} {cosine.item():9.6f}",
+                          flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sections", nargs="+", default=["quality", "speed", "memory"],
-                        choices=["quality", "speed", "memory", "tune", "overfit"])
+                        choices=["quality", "speed", "memory", "tune", "overfit",
+                                 "borders", "precision"])
+    parser.add_argument("--rows", type=int, default=1_000_000,
+                        help="scores of the borders section")
     parser.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     parser.add_argument("--tune-seeds", nargs="+", type=int, default=[0, 1])
     args = parser.parse_args()

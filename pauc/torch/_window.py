@@ -23,16 +23,37 @@ Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing the
 Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
 """
 
+import numpy as np
 import torch
+
+#: dtypes whose CPU tensors numpy reads as they are
+_NUMPY_DTYPES = (torch.float16, torch.float32, torch.float64)
 
 
 def window_borders(reference, j_alpha, j_beta):
     """``(top, bottom)``: the scores at positions ``j_alpha + 1`` and ``j_beta``
-    (highest first) of ``reference``, the window's thresholds; two selections,
-    O(r) (a sort of a memory of thousands of scores would cost ten times more)."""
+    (highest first) of ``reference``, the window's thresholds; selections, O(r)
+    (a sort of a memory of thousands of scores would cost ten times more).
+
+    On the CPU, numpy's introselect (``np.partition``), linear in the worst case
+    whatever the order: torch's CPU ``kthvalue`` is a quickselect that turns
+    quadratic on scores sorted in descending order (at 10^6 scores, 17 s against
+    0.03 s shuffled; ``bench/bench_torch.py --sections borders``), and a network's
+    scores can well arrive sorted (a sorted evaluation set, a memory filled in
+    order).  On a GPU, ``kthvalue`` is a radix selection, blind to the order.
+    """
     r = reference.shape[0]
-    return (torch.kthvalue(reference, r - j_alpha).values,
-            torch.kthvalue(reference, r - j_beta + 1).values)
+    if reference.device.type != "cpu":
+        return (torch.kthvalue(reference, r - j_alpha).values,
+                torch.kthvalue(reference, r - j_beta + 1).values)
+    values = reference.detach()
+    if values.dtype not in _NUMPY_DTYPES:
+        values = values.float()         # bfloat16 (numpy has none): exact in float32
+    # ascending positions of the j_beta-th and the (j_alpha + 1)-th highest
+    low, high = r - j_beta, r - j_alpha - 1
+    kth = np.partition(values.numpy(), sorted({low, high}))
+    return (torch.tensor(float(kth[high]), dtype=reference.dtype),
+            torch.tensor(float(kth[low]), dtype=reference.dtype))
 
 
 def _share(reference, border, j_alpha, j_beta):
