@@ -117,8 +117,9 @@ def group_composition(is_pos, group_index):
 # many draws as there are such clusters, as the row bootstrap shows it through the rows
 # of the rarer class (pauc._inference.FEW_CLASS_ROWS, the same count).  Measured
 # coverage of the nominal 95 % AUC interval, K clusters of 4 positives, 50 clusters of 4
-# negatives, cluster correlation 0.6, 400 replications (bench/bench_cluster_coverage.py):
-# K = 2: 0.65, 5: 0.84, 10: 0.87, 15: 0.92, 20: 0.94, 50: 0.94.
+# negatives, cluster correlation 0.6, 400 replications (bench/bench_cluster_coverage.py;
+# table in the user guide): K = 2: 0.645, 5: 0.843, 10: 0.865, 15: 0.917, 20: 0.940, 30:
+# 0.945, 50: 0.938 -- from 20 on, that of many clusters.
 FEW_CLASS_CLUSTERS = 20
 
 
