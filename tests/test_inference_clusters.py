@@ -9,6 +9,8 @@ the stratified row bootstrap given the same multiplicities (the same weighted
 walk: the areas agree to the row kernel's RESAMPLE_TOL).
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -454,3 +456,30 @@ def test_object_group_codes_are_the_ids_or_refused(ids):
     for i in range(len(ids)):
         for j in range(len(ids)):
             assert (codes[i] == codes[j]) == (ids[i] == ids[j])
+
+
+@pytest.mark.parametrize("holding", ["positives", "negatives"])
+def test_few_clusters_of_a_class_warn_at_the_documented_count(holding):
+    """20 clusters holding a class (FEW_CLASS_CLUSTERS, the guide's coverage table):
+    no warning; 19: a warning naming the class and the count."""
+    def design(k):
+        rng = np.random.default_rng(k)
+        y = np.r_[np.ones(4 * k, dtype=bool), np.zeros(200, dtype=bool)]
+        g = np.repeat(np.arange(k + 50), 4)
+        s = y + rng.normal(size=k + 50)[g] + rng.normal(size=y.size)
+        return (y, s, g) if holding == "positives" else (~y, -s, g)
+
+    y, s, g = design(20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        roc_auc_ci(y, s, groups=g, method="bootstrap", n_resamples=100, random_state=0)
+        partial_auc_ci(y, s, fpr_range=(0, 0.5), groups=g, n_resamples=100, random_state=0)
+    y, s, g = design(19)
+    with pytest.warns(UserWarning, match=f"19 clusters holding {holding} are redrawn"):
+        roc_auc_ci(y, s, groups=g, method="bootstrap", n_resamples=100, random_state=0)
+    with pytest.warns(UserWarning, match=f"19 clusters holding {holding}"):
+        compare_rankers(y, s, s ** 3, groups=g, metric="partial_auc", fpr_range=(0, 0.5),
+                        n_resamples=100, random_state=0)
+    with warnings.catch_warnings():                 # Obuchowski's variance: no strata
+        warnings.simplefilter("error")
+        roc_auc_ci(y, s, groups=g)
