@@ -27,6 +27,7 @@ their windows' rows, which every resample must draw, grows as they disagree.
     python bench/bench_metrics.py --n 1e6              # smaller
     python bench/bench_metrics.py --only-inference --no-proc
     python bench/bench_metrics.py --only-beyond-proc      # rankers and clusters only
+    python bench/bench_metrics.py --only-reader-study     # reader_study (issue #47) only
 """
 
 import argparse
@@ -173,6 +174,38 @@ def beyond_proc_rows(args):
           f"{contender:.3f} s)")
 
 
+def reader_study_rows(args):
+    """``reader_study`` (issue #47): readers x 2 modalities x cases in a tidy table, the
+    jackknife's covariances, against one ``roc_auc_ci`` (DeLong) of one reader on the
+    same cases (target <= 20).  Readers rate on a 0-100 scale (integer ratings, as
+    reader studies record them), then on continuous scores (a model's)."""
+    from pauc.metrics import reader_study
+
+    n, readers = int(args.reader_cases), args.readers
+    rng = np.random.default_rng(3)
+    truth = rng.random(n) < 0.3
+    case = rng.normal(size=n)
+    latent = np.array([[case + (1.0 + 0.1 * i) * truth + 0.3 * rng.normal()
+                        + rng.normal(size=n) for _ in range(readers)] for i in range(2)])
+    mod, rdr, cas = np.meshgrid(np.arange(2), np.arange(readers), np.arange(n), indexing="ij")
+    print(f"\nreader study: {readers} readers x 2 modalities x {n:,} cases, jackknife; best of "
+          f"{args.inference_repeat}")
+    print(f"{'measure':<52} {'ratio':>8} {'target':>12}   (wall time)")
+    for label, ratings in (("0-100 ratings", np.clip(np.round((latent + 3) * 12), 0, 100)
+                            .astype(np.int64)), ("continuous scores", latent)):
+        table = {"truth": truth.astype(np.int64)[cas.ravel()], "rating": ratings.ravel(),
+                 "reader": rdr.ravel(), "modality": mod.ravel(), "case": cas.ravel()}
+        fns = [lambda: roc_auc_ci(truth, ratings[0, 0]), lambda: reader_study(table)]
+        ref, contender = interleaved_best_times(fns, max(3, args.inference_repeat))
+        name = f"reader_study / roc_auc_ci, {label}"
+        print(f"{name:<52} {contender / ref:>8.1f} {_verdict(contender / ref, 20):>12}")
+        print(f"  (one interval {1e3 * ref:.1f} ms, the study {1e3 * contender:.0f} ms)")
+        # on a busy machine a long call is preempted more often than a short one: CPU time
+        ref, contender = _best_cpu_times(fns, max(3, args.inference_repeat))
+        print(f"{'  the same, CPU time':<52} {contender / ref:>8.1f} "
+              f"{_verdict(contender / ref, 20):>12}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, default=1e7)
@@ -190,7 +223,13 @@ def main():
     parser.add_argument("--cluster-n", type=float, default=1e6)
     parser.add_argument("--groups", type=float, default=1e5)
     parser.add_argument("--only-beyond-proc", action="store_true")
+    parser.add_argument("--reader-cases", type=float, default=1e5)
+    parser.add_argument("--readers", type=int, default=10)
+    parser.add_argument("--only-reader-study", action="store_true")
     args = parser.parse_args()
+    if args.only_reader_study:
+        reader_study_rows(args)
+        return
     if args.only_beyond_proc:
         beyond_proc_rows(args)
         return
@@ -198,6 +237,7 @@ def main():
         metric_rows(args)
     inference_rows(args)
     beyond_proc_rows(args)
+    reader_study_rows(args)
 
 
 def metric_rows(args):
