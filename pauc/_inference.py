@@ -32,6 +32,7 @@ from scipy.special import ndtr, ndtri
 from ._clusters import bootstrap_of, check_cluster_resampling, check_groups
 from ._delong import delong_variance
 from ._obuchowski import auc_covariance
+from ._venkatraman import paired_test
 from ._validation import (check_binary_scores, check_fpr_range, check_int, check_rate,
                           empirical_indices)
 
@@ -108,7 +109,10 @@ class RankerComparison:
     ----------
     metric : str
     method : str
-        ``"delong"`` or ``"bootstrap"``.
+        ``"delong"``, ``"bootstrap"`` or ``"venkatraman"`` (a permutation test
+        of the whole curves, :mod:`pauc._venkatraman`: its ``statistic`` is
+        Venkatraman & Begg's ``E``, its ``pvalue`` the permutation p-value, and
+        ``low``, ``high``, ``standard_error`` are NaN).
     estimate_a, estimate_b : float
     difference : float
     low, high : float
@@ -129,7 +133,7 @@ class RankerComparison:
     n_resamples : int or None
     resamples : float array of shape (n_resamples,) or None
         Bootstrap: the resampled differences (A − B) whose quantiles are the
-        interval; None for DeLong.
+        interval; None for DeLong; Venkatraman: the permuted statistics.
     """
 
     metric: str
@@ -148,10 +152,12 @@ class RankerComparison:
 
     def __repr__(self):
         boot = "" if self.n_resamples is None else f", n_resamples={self.n_resamples}"
+        # Venkatraman's permutation test has no interval (NaN): not printed
+        ci = "" if self.method == "venkatraman" else (
+            f"{100 * self.confidence_level:g}% CI [{self.low:.4f}, {self.high:.4f}], ")
         return (f"RankerComparison(metric={self.metric!r}, method={self.method!r}, "
                 f"difference={self.difference:.4f} ({self.estimate_a:.4f} - "
-                f"{self.estimate_b:.4f}), {100 * self.confidence_level:g}% CI "
-                f"[{self.low:.4f}, {self.high:.4f}], statistic={self.statistic:.3f}, "
+                f"{self.estimate_b:.4f}), {ci}statistic={self.statistic:.3f}, "
                 f"pvalue={self.pvalue:.4g}{boot})")
 
 
@@ -643,6 +649,9 @@ def check_compared_rows(is_pos, method, metric, alpha, beta, groups, n_resamples
     (their codes, or None), what a bootstrap needs (:func:`check_bootstrap`), the
     window's negatives.  ``stacklevel`` 3: warnings point at the caller of
     :func:`pauc.metrics.compare_rankers`."""
+    if method == "venkatraman" and groups is not None:
+        raise ValueError("method='venkatraman' permutes each row's two ranks, rows taken as "
+                         "independent: it does not take groups=")
     group_index = check_groups(groups, is_pos.shape[0])
     if method == "bootstrap":
         check_bootstrap(is_pos, group_index, n_resamples, confidence_level, stacklevel + 1)
@@ -667,6 +676,8 @@ def compare_two_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range
         (auc_a, auc_b), cov = auc_covariance(is_pos, [a, b], group_index)
         return delong_comparison(auc_a, auc_b, cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1],
                                  confidence_level)
+    if method == "venkatraman":
+        return venkatraman_comparison(is_pos, a, b, confidence_level, n_resamples, random_state)
     scale = _comparison_scale(metric, alpha, beta, normalize)
     boot = bootstrap_of(is_pos, [a, b], beta, group_index)
     est_a, est_b = scale(boot.observed(alpha, beta, 0.0))
@@ -680,7 +691,11 @@ def _comparison_settings(metric, method, fpr_range, normalize):
     _check_choice(metric, "metric", ("roc_auc", "partial_auc"))
     if method is None:
         method = "delong" if metric == "roc_auc" else "bootstrap"
-    _check_choice(method, "method", ("delong", "bootstrap"))
+    _check_choice(method, "method", ("delong", "bootstrap", "venkatraman"))
+    if method == "venkatraman" and metric != "roc_auc":
+        # pROC refuses it too: the test is of the whole curves, it has no window
+        raise ValueError("method='venkatraman' tests the whole ROC curves (metric='roc_auc'); "
+                         "the partial AUC is compared by method='bootstrap'")
     if metric == "roc_auc":
         if fpr_range is not None:
             raise ValueError("fpr_range is for metric='partial_auc'; the AUC has no window")
@@ -710,6 +725,17 @@ def delong_comparison(auc_a, auc_b, variance, confidence_level):
     return RankerComparison("roc_auc", "delong", float(auc_a), float(auc_b), float(difference),
                             difference - z * se, difference + z * se, se, statistic, pvalue,
                             confidence_level, None)
+
+
+def venkatraman_comparison(is_pos, a, b, confidence_level, n_resamples, random_state):
+    """Venkatraman & Begg's paired permutation test as a :class:`RankerComparison`: the
+    AUCs for the record, ``E`` and its p-value; no interval (it tests curves, not a
+    difference of areas)."""
+    (auc_a, auc_b), _ = auc_covariance(is_pos, [a, b])
+    test = paired_test(is_pos, a, b, n_resamples, random_state)
+    return RankerComparison("roc_auc", "venkatraman", float(auc_a), float(auc_b),
+                            float(auc_a - auc_b), math.nan, math.nan, math.nan, test.statistic,
+                            test.pvalue, confidence_level, n_resamples, test.permuted)
 
 
 def bootstrap_comparison(metric, est_a, est_b, differences, confidence_level, n_resamples):

@@ -45,9 +45,10 @@ import numpy as np
 from ._clusters import bootstrap_of
 from ._inference import (_check_common, _comparison_scale, _comparison_settings,
                          bootstrap_comparison, check_compared_rows, check_rankers_scores,
-                         compare_two_rankers, delong_comparison)
+                         compare_two_rankers, delong_comparison, venkatraman_comparison)
 from ._obuchowski import auc_covariance
 from ._p_adjust import adjust_pvalues, check_p_adjust
+from ._resampling import seed_sequence
 
 
 @dataclass(frozen=True, repr=False)
@@ -204,6 +205,12 @@ def compare_rankers(y_true, score_a, score_b=None, *, metric="roc_auc", fpr_rang
       vectors) for both scores; ``statistic = difference / sd(resampled
       differences)`` with a normal p-value (pROC's bootstrap ``roc.test``),
       the interval the percentile interval of the resampled differences [4]_.
+    * ``method="venkatraman"`` (``metric="roc_auc"``): Venkatraman & Begg's
+      permutation test [8]_ that the two ROC curves are one curve at every
+      operating point (crossing curves of equal AUC differ), as pROC's
+      ``roc.test(method = "venkatraman", paired = TRUE)``: ``statistic`` is its
+      ``E``, ``pvalue`` from ``n_resamples`` permutations, no interval (NaN).
+      The unpaired test (two sets of rows) is :func:`venkatraman_test`.
 
     Parameters
     ----------
@@ -222,7 +229,7 @@ def compare_rankers(y_true, score_a, score_b=None, *, metric="roc_auc", fpr_rang
         ``metric="roc_auc"``.
     normalize : {"range", "mcclish", "none"}, default="range"
         Of the partial AUC.
-    method : {"delong", "bootstrap"}, default=None
+    method : {"delong", "bootstrap", "venkatraman"}, default=None
         None: "delong" for the AUC, "bootstrap" for the partial AUC.
     confidence_level, n_resamples, random_state, n_jobs, pos_label
         As in :func:`partial_auc_ci`.
@@ -265,6 +272,9 @@ def compare_rankers(y_true, score_a, score_b=None, *, metric="roc_auc", fpr_rang
        Royal Statistical Society B 57(1), 1995.
     .. [7] Obuchowski, N. A. "Nonparametric analysis of clustered ROC curve
        data." Biometrics 53(2), 1997.
+    .. [8] Venkatraman, E. S. and Begg, C. B. "A distribution-free procedure for
+       comparing receiver operating characteristic curves from a paired
+       experiment." Biometrika 83(4), 835-848, 1996.
     """
     check_p_adjust(p_adjust)
     if score_b is None:
@@ -310,6 +320,13 @@ def compare_many_rankers(y_true, scores, *, metric="roc_auc", fpr_range=None, no
                                          cov[i, i] + cov[j, j] - 2.0 * cov[i, j],
                                          confidence_level) for i, j in index_pairs]
         n_resamples = None
+    elif method == "venkatraman":
+        estimates, _ = auc_covariance(is_pos, vectors)
+        # one independent stream of permutations per pair, all from random_state
+        seeds = seed_sequence(random_state).spawn(len(index_pairs))
+        comparisons = [venkatraman_comparison(is_pos, vectors[i], vectors[j], confidence_level,
+                                              n_resamples, seed)
+                       for (i, j), seed in zip(index_pairs, seeds)]
     else:
         scale = _comparison_scale(metric, alpha, beta, normalize)
         boot = bootstrap_of(is_pos, vectors, beta, group_index)

@@ -139,20 +139,30 @@ def venkatraman_test(y_true, score_a, score_b, *, y_true_b=None, n_permutations=
     """
     n_permutations = check_int(n_permutations, "n_permutations", 1)
     is_pos_a, a, _ = check_binary_scores(y_true, score_a, pos_label=pos_label)
-    rng = np.random.default_rng(seed_sequence(random_state))
     if y_true_b is None:
         _, b, _ = check_binary_scores(y_true, score_b, pos_label=pos_label)
-        statistic, permuted = _paired(is_pos_a, a, b, n_permutations, rng)
-        mixing = None
-    else:
-        is_pos_b, b, _ = check_binary_scores(y_true_b, score_b, pos_label=pos_label)
-        mixing = float((is_pos_a.sum() + is_pos_b.sum()) / (is_pos_a.size + is_pos_b.size))
-        statistic, permuted = _unpaired(is_pos_a, a, is_pos_b, b, mixing, n_permutations, rng)
+        return paired_test(is_pos_a, a, b, n_permutations, random_state)
+    is_pos_b, b, _ = check_binary_scores(y_true_b, score_b, pos_label=pos_label)
+    rng = np.random.default_rng(seed_sequence(random_state))
+    mixing = float((is_pos_a.sum() + is_pos_b.sum()) / (is_pos_a.size + is_pos_b.size))
+    statistic, permuted = _unpaired(is_pos_a, a, is_pos_b, b, mixing, n_permutations, rng)
+    return _result(statistic, permuted, False, mixing)
+
+
+def paired_test(is_pos, a, b, n_permutations, random_state):
+    """The paired test on checked rows (also :func:`pauc.metrics.compare_rankers`'s
+    ``method="venkatraman"``)."""
+    rng = np.random.default_rng(seed_sequence(random_state))
+    statistic, permuted = _paired(is_pos, a, b, n_permutations, rng)
+    return _result(statistic, permuted, True, None)
+
+
+def _result(statistic, permuted, paired, mixing):
     # a tolerance for the float areas of the unpaired statistic: a permutation that
     # reproduces the observed curves must count as "at least as extreme"
     extreme = np.count_nonzero(permuted >= statistic - 1e-12 * max(1.0, abs(statistic)))
-    pvalue = (1.0 + extreme) / (1.0 + n_permutations)
-    return VenkatramanTest(float(statistic), float(pvalue), y_true_b is None, n_permutations,
+    pvalue = (1.0 + extreme) / (1.0 + permuted.shape[0])
+    return VenkatramanTest(float(statistic), float(pvalue), paired, int(permuted.shape[0]),
                            mixing, permuted)
 
 
