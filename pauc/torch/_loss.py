@@ -166,7 +166,8 @@ class WindowLoss(torch.nn.Module):
         Place the window on the global batch of every process of
         ``torch.distributed`` (scores and labels all-gathered, gradients back
         to this process's rows, scaled so that DDP's average is the global
-        loss's gradient).  None: when ``torch.distributed`` is initialised
+        loss's gradient); the ``bce_weight`` mixture's cross-entropy is then
+        the global batch's too.  None: when ``torch.distributed`` is initialised
         with more than one process.
 
     Attributes
@@ -263,14 +264,16 @@ class WindowLoss(torch.nn.Module):
                      or (TABLE_KERNELS_ON_CPU and self.row.derivatives is not None))):
             return self._forward_kernel(scores, labels)
         is_pos, n_pos = _check_batch(scores, labels)
-        batch_scores, batch_pos = scores, is_pos
         if gather:
             scores, is_pos = gather_batch(scores, is_pos)
             n_pos = None
         value = self._window_loss(scores, is_pos, n_pos)
         if self.bce_weight:
+            # gathered, the cross-entropy too is the global batch's mean (this process's
+            # rows live and scaled like the window's): every process reports the loss of
+            # the concatenated batch, and DDP's average is its gradient
             value = value + self.bce_weight * F.binary_cross_entropy_with_logits(
-                batch_scores, batch_pos.to(batch_scores.dtype))
+                scores, is_pos.to(scores.dtype))
         return value
 
     def _default_path(self, scores, labels):
