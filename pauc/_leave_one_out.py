@@ -121,7 +121,7 @@ def dense_codes(score):
     ordered = score[order]
     step = np.empty(k, dtype=np.intp)
     step[0] = 0
-    np.not_equal(ordered[1:], ordered[:-1], out=step[1:], casting="unsafe")
+    step[1:] = ordered[1:] != ordered[:-1]
     np.cumsum(step, out=step)
     codes = np.empty(k, dtype=np.intp)
     codes[order] = step
@@ -155,13 +155,14 @@ class PlacedScores:
 
     def figure(self, h):
         """``(1/m) Σ_p h(a_p, b_p, n)``."""
-        return float(np.dot(self.pos, h(self.above, self.neg, self.n))) / self.m
+        # sums, not np.dot: a BLAS dot of 10^5 may wait on threads of a busy machine
+        return float((self.pos * h(self.above, self.neg, self.n)).sum()) / self.m
 
     def leave_one_out(self, h):
         """The figure of merit and its K leave-one-out values, in row order."""
         a, b, counts, m, n = self.above, self.neg, self.pos, self.m, self.n
         h_full = h(a, b, n)
-        total = float(np.dot(counts, h_full))
+        total = float((counts * h_full).sum())
         # a positive out: the others keep their places among the same negatives
         pos_out = (total - h_full) / (m - 1)
         # a negative out: values above it keep (a, b), those below lose one from a, its
@@ -205,5 +206,5 @@ class PlacedScores:
         for row, w in enumerate(weights):
             pos = np.bincount(self.codes, weights=w * self.is_pos, minlength=n_values)
             neg = np.bincount(self.codes, weights=w * ~self.is_pos, minlength=n_values)
-            out[row] = np.dot(pos, h(self.n - np.cumsum(neg), neg, self.n)) / self.m
+            out[row] = (pos * h(self.n - np.cumsum(neg), neg, self.n)).sum() / self.m
         return out
