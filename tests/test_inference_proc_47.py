@@ -1,0 +1,382 @@
+"""Venkatraman's tests, power / sample size and the multi-class AUC against R's pROC.
+
+The values in tests/data/proc_reference_47.json were produced by
+tests/data/proc_reference_47.R (``Rscript tests/data/proc_reference_47.R``) with
+pROC 1.18.0, Debian bookworm's ``r-cran-proc 1.18.0-1+b1``, on R 4.2.2. Each case
+stores its inputs: random draws of the script's fixed seed, or the numeric examples
+of pROC's help pages (``?power.roc.test``, ``?multiclass.roc``); pROC's aSAH data
+are not copied. These tests need no R.
+
+What is compared, and how closely:
+
+* Venkatraman's paired statistic ``E``: exactly (an integer, ties included);
+* Venkatraman's p-values: within Monte Carlo error (pROC and pauc draw different
+  permutations), four standard deviations of the difference of two permutation
+  p-values plus 2 / n_permutations;
+* Venkatraman's unpaired statistic: pROC discretises its own way (see
+  :mod:`pauc._venkatraman`), within 5 % on the three larger cases only; pauc's
+  statistic is checked against a brute-force integral instead;
+* power, sample size and significance level: to 1e-9 relative; the AUC pROC solves
+  by ``uniroot`` (tolerance about 1e-4) to 1e-4, and pauc's exact root is checked
+  to give the requested power;
+* the multi-class AUC and its pairwise AUCs: to 1e-12.
+"""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pauc._venkatraman import mixture_curve
+from pauc.metrics import (compare_rankers, multiclass_roc_auc, power_roc_test, roc_auc,
+                          venkatraman_test)
+
+_REFERENCE = json.loads((Path(__file__).parent / "data" / "proc_reference_47.json").read_text())
+
+
+def _args(entry):
+    # jsonlite writes an empty R list as []
+    return {} if isinstance(entry, list) else entry
+
+
+def _alternative(args):
+    return "one-sided" if args.get("alternative") == "one.sided" else "two-sided"
+
+
+def test_reference_is_proc_1_18_0():
+    assert _REFERENCE["pROC_version"] == "1.18.0"
+
+
+# ------------------------------------------------------------------- Venkatraman
+
+PAIRED = _REFERENCE["venkatraman_paired"]
+UNPAIRED = _REFERENCE["venkatraman_unpaired"]
+
+
+def _within_monte_carlo(p_ours, n_ours, p_proc, n_proc):
+    p = min(max(p_proc, 1.0 / n_proc), 1 - 1.0 / n_proc)
+    sd = math.sqrt(p * (1 - p) * (1.0 / n_ours + 1.0 / n_proc))
+    return abs(p_ours - p_proc) <= 4 * sd + 2.0 / n_ours
+
+
+@pytest.mark.parametrize("case", PAIRED + _REFERENCE["venkatraman_paired_stat"])
+def test_paired_statistic_equals_proc(case):
+    result = venkatraman_test(case["y"], case["a"], case["b"], n_permutations=1, random_state=0)
+    assert result.statistic == case["statistic"]
+    assert result.paired
+    # the same test through compare_rankers' dispatch
+    comparison = compare_rankers(case["y"], case["a"], case["b"], method="venkatraman",
+                                 n_resamples=2, random_state=0)
+    assert comparison.statistic == case["statistic"]
+    assert comparison.difference == pytest.approx(roc_auc(case["y"], case["a"])
+                                                  - roc_auc(case["y"], case["b"]))
+
+
+@pytest.mark.parametrize("case", PAIRED, ids=[c["name"] for c in PAIRED])
+def test_paired_pvalue_agrees_with_proc(case):
+    n = 1000
+    result = venkatraman_test(case["y"], case["a"], case["b"], n_permutations=n,
+                              random_state=47)
+    assert result.permuted.shape == (n,)
+    assert _within_monte_carlo(result.pvalue, n, case["pvalue"], case["boot_n"]), \
+        (result.pvalue, case["pvalue"])
+
+
+@pytest.mark.parametrize("case", UNPAIRED, ids=[c["name"] for c in UNPAIRED])
+def test_unpaired_pvalue_agrees_with_proc(case):
+    n = 1000
+    result = venkatraman_test(case["y_a"], case["a"], case["b"], y_true_b=case["y_b"],
+                              n_permutations=n, random_state=47)
+    assert not result.paired
+    assert _within_monte_carlo(result.pvalue, n, case["pvalue"], case["boot_n"]), \
+        (result.pvalue, case["pvalue"])
+    # pROC's statistic is its own discretisation of the same area
+    assert result.statistic == pytest.approx(case["statistic"], rel=0.05)
+
+
+def _brute_force_area(y_a, a, y_b, b, grid=200_001):
+    """∫ |e_A - e_B| on a fine grid of mixture quantiles (the curves linear between
+    their knots), against pauc's exact piecewise computation."""
+    y_a, y_b = np.asarray(y_a, bool), np.asarray(y_b, bool)
+    mixing = (y_a.sum() + y_b.sum()) / (y_a.size + y_b.size)
+    xs = np.linspace(0, 1, grid)
+    curves = [mixture_curve(y[np.argsort(s, kind="stable")], mixing)
+              for y, s in ((y_a, np.asarray(a)), (y_b, np.asarray(b)))]
+    diff = np.abs(np.interp(xs, *curves[0]) - np.interp(xs, *curves[1]))
+    return float(np.sum((diff[1:] + diff[:-1]) / 2 * np.diff(xs)))
+
+
+@pytest.mark.parametrize("case", UNPAIRED + _REFERENCE["venkatraman_unpaired_stat"][:10])
+def test_unpaired_statistic_is_the_area_between_error_curves(case):
+    result = venkatraman_test(case["y_a"], case["a"], case["b"], y_true_b=case["y_b"],
+                              n_permutations=1, random_state=0)
+    expected = _brute_force_area(case["y_a"], case["a"], case["y_b"], case["b"])
+    assert result.statistic == pytest.approx(expected, abs=1e-8)
+
+
+def test_perfect_and_reversed_rankers_are_half_apart():
+    # a perfect ranker's error curve falls to 0 at x = 1 - π, a reversed one's rises
+    # to 1 there: the area between them is 1/2 for any sizes (π = 1/2 here)
+    y = np.array([0, 0, 1, 1])
+    result = venkatraman_test(y, [1, 2, 3, 4], [4, 3, 2, 1], y_true_b=y,
+                              n_permutations=50, random_state=0)
+    assert result.statistic == pytest.approx(0.5)
+    y_b = np.array([1, 1, 1, 0, 0, 0])
+    result = venkatraman_test(y, [1, 2, 3, 4], [1, 2, 3, 4, 5, 6], y_true_b=y_b,
+                              n_permutations=50, random_state=0)
+    assert result.statistic == pytest.approx(0.5)
+
+
+def test_venkatraman_is_reproducible_and_seeded():
+    case = PAIRED[0]
+    one = venkatraman_test(case["y"], case["a"], case["b"], n_permutations=200, random_state=3)
+    two = venkatraman_test(case["y"], case["a"], case["b"], n_permutations=200, random_state=3)
+    other = venkatraman_test(case["y"], case["a"], case["b"], n_permutations=200,
+                             random_state=4)
+    np.testing.assert_array_equal(one.permuted, two.permuted)
+    assert not np.array_equal(one.permuted, other.permuted)
+    assert one.pvalue == (1 + np.sum(one.permuted >= one.statistic)) / 201
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(4, 40))
+def test_identical_scores_give_zero_and_pvalue_one(seed, n):
+    rng = np.random.default_rng(seed)
+    y = np.r_[0, 1, rng.integers(0, 2, n - 2)]
+    s = rng.normal(size=n).round(1)                 # ties too
+    paired = venkatraman_test(y, s, s.copy(), n_permutations=30, random_state=seed)
+    assert paired.statistic == 0 and paired.pvalue == 1.0
+    unpaired = venkatraman_test(y, s, s.copy(), y_true_b=y, n_permutations=30,
+                                random_state=seed)
+    assert unpaired.statistic == pytest.approx(0, abs=1e-12) and unpaired.pvalue == 1.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1))
+def test_paired_statistic_is_symmetric_and_rank_invariant(seed):
+    rng = np.random.default_rng(seed)
+    y = np.r_[0, 1, rng.integers(0, 2, 30)]
+    a, b = rng.normal(size=(2, 32))
+    e = venkatraman_test(y, a, b, n_permutations=1, random_state=0).statistic
+    assert venkatraman_test(y, b, a, n_permutations=1, random_state=0).statistic == e
+    # a monotone map of a score keeps its ranks, hence E
+    assert venkatraman_test(y, np.exp(a), 3 * b - 1, n_permutations=1,
+                            random_state=0).statistic == e
+
+
+def test_venkatraman_refuses_bad_input():
+    y, s = [0, 1, 0, 1], [1.0, 2.0, 3.0, 4.0]
+    with pytest.raises(ValueError, match="n_permutations"):
+        venkatraman_test(y, s, s, n_permutations=0)
+    with pytest.raises(ValueError, match="differ in length"):
+        venkatraman_test(y, s, s[:3])
+    with pytest.raises(ValueError, match="NaN"):
+        venkatraman_test(y, s, [1.0, np.nan, 2.0, 3.0])
+    with pytest.raises(ValueError):
+        venkatraman_test([1, 1, 1, 1], s, s)            # one class only
+    with pytest.raises(ValueError, match="partial AUC"):
+        compare_rankers(y, s, s, method="venkatraman", metric="partial_auc")
+    with pytest.raises(ValueError, match="groups"):
+        compare_rankers(y, s, s, method="venkatraman", groups=[0, 0, 1, 1])
+
+
+# -------------------------------------------------------------------------- power
+
+
+@pytest.mark.parametrize("case", _REFERENCE["power_one"])
+def test_one_curve_power_equals_proc(case):
+    args, expected = _args(case["args"]), case["result"]
+    result = power_roc_test(args.get("auc"), n_cases=args.get("ncases"),
+                            n_controls=args.get("ncontrols"),
+                            sig_level=args.get("sig.level", 0.05), power=args.get("power"),
+                            kappa=args.get("kappa"), alternative=_alternative(args))
+    got = {"ncases": result.n_cases, "ncontrols": result.n_controls, "auc": result.auc,
+           "sig.level": result.sig_level, "power": result.power}
+    for key, value in expected.items():
+        if key == "auc" and result.solved == "auc":
+            # pROC's uniroot stops at a tolerance of about 1e-4
+            assert got[key] == pytest.approx(value, abs=1e-4)
+        else:
+            assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+    if result.solved == "auc":
+        again = power_roc_test(result.auc, n_cases=result.n_cases,
+                               n_controls=result.n_controls, sig_level=result.sig_level,
+                               alternative=result.alternative)
+        assert again.power == pytest.approx(expected["power"], abs=1e-9)
+
+
+def _binormal(params):
+    out = {"a1": params["A1"], "b1": params["B1"], "a2": params["A2"], "b2": params["B2"],
+           "rn": params["rn"], "ra": params["ra"], "delta": params["delta"]}
+    if "FPR11" in params:
+        # pROC's two bounds of the window, for curve 1 (= curve 2's here)
+        assert (params["FPR11"], params["FPR12"]) == (params["FPR21"], params["FPR22"])
+        out["fpr_range"] = tuple(sorted((params["FPR11"], params["FPR12"])))
+    return out
+
+
+@pytest.mark.parametrize("case", _REFERENCE["power_params"])
+def test_binormal_two_curves_power_equals_proc(case):
+    args, expected = _args(case["args"]), case["result"]
+    result = power_roc_test(binormal=_binormal(case["params"]), n_cases=args.get("ncases"),
+                            sig_level=args.get("sig.level", 0.05), power=args.get("power"),
+                            kappa=args.get("kappa"), alternative=_alternative(args))
+    got = {"ncases": result.n_cases, "ncontrols": result.n_controls,
+           "sig.level": result.sig_level, "power": result.power}
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+
+
+def test_obuchowski_mcclish_example_2():
+    # pROC's help page, from Obuchowski & McClish (1997), example 2: 107 cases
+    params = dict(a1=2.6, b1=1, a2=1.9, b2=1, rn=0.6, ra=0.6, delta=0.037, fpr_range=(0, 0.2))
+    assert power_roc_test(binormal=params, power=0.8).n_cases == pytest.approx(107.02375,
+                                                                               abs=1e-5)
+
+
+@pytest.mark.parametrize("i", range(len(_REFERENCE["power_paired"])))
+def test_paired_curves_from_data_equal_proc(i):
+    case = _REFERENCE["power_paired"][i]
+    for call in case["calls"]:
+        args, expected = _args(call["args"]), call["result"]
+        kwargs = dict(y_true=case["y"], score_a=case["a"], score_b=case["b"],
+                      sig_level=args.get("sig.level", 0.05), power=args.get("power"),
+                      kappa=args.get("kappa"))
+        if expected["sig.level"] > 1:
+            # pROC returns a "level" above 1 when no level reaches the power: refused
+            with pytest.raises(ValueError, match="no significance level"):
+                power_roc_test(**kwargs)
+            continue
+        result = power_roc_test(**kwargs)
+        got = {"ncases": result.n_cases, "ncontrols": result.n_controls,
+               "sig.level": result.sig_level, "power": result.power}
+        for key, value in expected.items():
+            assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(0.55, 0.95), st.floats(0.2, 5.0), st.floats(5, 500), st.floats(0.01, 0.2))
+def test_power_grows_with_the_sample_and_inverts_the_sample_size(auc, kappa, n, level):
+    small = power_roc_test(auc, n_cases=n, n_controls=kappa * n, sig_level=level).power
+    large = power_roc_test(auc, n_cases=2 * n, n_controls=2 * kappa * n, sig_level=level).power
+    assert large >= small
+    # the sample size for the power just computed is n again
+    if 1e-6 < small < 1 - 1e-6:
+        size = power_roc_test(auc, power=small, kappa=kappa, sig_level=level)
+        assert size.n_cases == pytest.approx(n, rel=1e-6)
+        assert size.n_controls == pytest.approx(kappa * n, rel=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.3, 2.5), st.floats(0.5, 1.5), st.floats(0.0, 0.8), st.floats(0.05, 0.5))
+def test_binormal_power_grows_with_the_sample(a, b, rho, width):
+    params = dict(a1=a + 0.3, b1=b, a2=a, b2=b, rn=rho, ra=rho, delta=0.05,
+                  fpr_range=(0.0, width))
+    powers = [power_roc_test(binormal=params, n_cases=n).power for n in (50, 100, 400)]
+    assert powers[0] <= powers[1] <= powers[2]
+
+
+def test_power_refuses_bad_input():
+    with pytest.raises(ValueError, match="exactly one"):
+        power_roc_test(0.7, n_cases=10, n_controls=10, power=0.8)   # nothing to solve
+    with pytest.raises(ValueError, match="exactly one"):
+        power_roc_test(None, sig_level=None, power=0.8)
+    with pytest.raises(ValueError, match="both n_cases and n_controls"):
+        power_roc_test(0.7, n_cases=10)
+    with pytest.raises(ValueError, match=r"auc must be in \(0.5, 1\)"):
+        power_roc_test(0.4, n_cases=10, n_controls=10)
+    with pytest.raises(ValueError, match="sig_level"):
+        power_roc_test(0.7, n_cases=10, n_controls=10, sig_level=1.5)
+    with pytest.raises(ValueError, match="alternative"):
+        power_roc_test(0.7, n_cases=10, n_controls=10, alternative="less")
+    with pytest.raises(ValueError, match="binormal needs"):
+        power_roc_test(binormal={"a1": 1}, power=0.8)
+    with pytest.raises(ValueError, match="correlation"):
+        power_roc_test(binormal=dict(a1=1, b1=1, a2=1, b2=1, rn=1.5, ra=0, delta=0.1),
+                       power=0.8)
+    with pytest.raises(ValueError, match="fpr_range"):
+        power_roc_test(binormal=dict(a1=1, b1=1, a2=1, b2=1, rn=0, ra=0, delta=0.1,
+                                     fpr_range=(0.3, 0.1)), power=0.8)
+    with pytest.raises(ValueError, match="not both"):
+        power_roc_test(binormal=dict(a1=1, b1=1, a2=1, b2=1, rn=0, ra=0, delta=0.1),
+                       y_true=[0, 1], score_a=[0, 1], score_b=[1, 0])
+    with pytest.raises(ValueError, match="same AUC"):
+        power_roc_test(y_true=[0, 1, 0, 1], score_a=[1, 2, 3, 4], score_b=[1, 2, 3, 4])
+
+
+# --------------------------------------------------------------------- multi-class
+
+
+@pytest.mark.parametrize("case", _REFERENCE["multiclass_univariate"])
+def test_univariate_multiclass_equals_proc(case):
+    auc, pairs = multiclass_roc_auc(case["y"], case["score"], return_pairs=True)
+    assert auc == pytest.approx(case["auc"], abs=1e-12)
+    # pROC's rocs come in the order of combn(levels, 2), as pauc's pairs
+    assert list(pairs.values()) == pytest.approx(case["pair_aucs"], abs=1e-12)
+
+
+@pytest.mark.parametrize("case", _REFERENCE["multiclass_multivariate"])
+def test_multivariate_multiclass_equals_proc(case):
+    assert multiclass_roc_auc(case["y"], np.asarray(case["score"])) == \
+        pytest.approx(case["auc"], abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(4, 60))
+def test_two_classes_give_the_auc(seed, n):
+    rng = np.random.default_rng(seed)
+    y = np.r_[0, 1, rng.integers(0, 2, n - 2)]
+    p = rng.random(n).round(2)
+    assert multiclass_roc_auc(y, np.c_[1 - p, p]) == pytest.approx(roc_auc(y, p), abs=1e-12)
+    assert multiclass_roc_auc(y, p, direction="<") == pytest.approx(roc_auc(y, p), abs=1e-12)
+    assert multiclass_roc_auc(y, p, direction=">") == \
+        pytest.approx(1 - roc_auc(y, p), abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1))
+def test_multiclass_matches_sklearn_ovo_on_probabilities(seed):
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(seed)
+    y = np.r_[0, 1, 2, 3, rng.integers(0, 4, 40)]
+    logits = rng.normal(size=(44, 4))
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    assert multiclass_roc_auc(y, proba) == \
+        pytest.approx(roc_auc_score(y, proba, multi_class="ovo"), abs=1e-12)
+
+
+def test_multiclass_labels_order_and_subset():
+    y = np.array(["b", "a", "c", "a", "b", "c", "a"])
+    score = np.array([[.1, .7, .2], [.8, .1, .1], [.2, .2, .6], [.5, .3, .2],
+                      [.3, .4, .3], [.1, .3, .6], [.6, .2, .2]])
+    auc = multiclass_roc_auc(y, score)
+    # the columns follow labels: reordering both gives the same value
+    assert multiclass_roc_auc(y, score[:, [2, 0, 1]], labels=["c", "a", "b"]) == \
+        pytest.approx(auc)
+    # a subset of the classes leaves the other rows out (the column of "a" and "b")
+    keep = y != "c"
+    assert multiclass_roc_auc(y, score[:, :2], labels=["a", "b"]) == \
+        pytest.approx(multiclass_roc_auc(y[keep], score[keep, :2]))
+
+
+def test_multiclass_refuses_bad_input():
+    y = np.array([0, 1, 2, 0, 1, 2])
+    with pytest.raises(ValueError, match="columns"):
+        multiclass_roc_auc(y, np.ones((6, 2)))
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        multiclass_roc_auc(np.zeros(4), np.arange(4.0))
+    with pytest.raises(ValueError, match="no row"):
+        multiclass_roc_auc(y, np.arange(6.0), labels=[0, 1, 5])
+    with pytest.raises(ValueError, match="direction"):
+        multiclass_roc_auc(y, np.arange(6.0), direction="up")
+    with pytest.raises(ValueError, match="direction is for a single score"):
+        multiclass_roc_auc(y, np.ones((6, 3)), direction="<")
+    with pytest.raises(ValueError, match="differ in length"):
+        multiclass_roc_auc(y, np.arange(5.0))
+    with pytest.raises(ValueError):
+        multiclass_roc_auc(y, np.array([0, 1, np.nan, 3, 4, 5.0]))
