@@ -77,6 +77,21 @@ def test_evaluation_mode_is_the_exact_loss_and_leaves_the_memory():
     assert loss.memory.scores.numel() == 43
 
 
+@pytest.mark.parametrize("name", ["squared_hinge", "exponential", "hinge"])
+def test_a_batch_without_positives_still_fills_the_memory(name):
+    """Its loss is zero, but its negatives are data the next batches' window needs."""
+    loss = WindowLoss((0.0, 0.1), name, memory=100)
+    loss.memory.push(torch.tensor([5.0, 4.0]))
+    scores = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    value = loss(scores, torch.tensor([0, 0, 0]))
+    assert value.item() == 0.0 and value.requires_grad
+    assert loss.memory.scores.tolist() == [5.0, 4.0, 0.5, -1.0, 2.0]
+    assert not loss.memory.scores.requires_grad
+    # a batch without negatives leaves it as it is
+    loss(torch.tensor([1.0, 2.0]), torch.tensor([1, 1]))
+    assert loss.memory.scores.numel() == 5
+
+
 def test_no_batch_negative_in_the_window_gives_zero_in_the_graph():
     loss = WindowLoss((0.0, 0.1), memory=100)
     loss.memory.push(torch.full((100,), 10.0))      # the data's window sits far above
