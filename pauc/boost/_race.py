@@ -215,7 +215,7 @@ class Race:
                 continue
             if done:
                 headroom = 0.0
-            elif before is None or rounds < RACE_BLOCK or rounds <= at:
+            elif before is None or rounds <= at:
                 continue
             else:
                 headroom = max(0.0, (values[n] - before) / (rounds - at)) * (self.cap - rounds)
