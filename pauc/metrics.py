@@ -64,13 +64,18 @@ the bootstrap's), :func:`partial_auc_ci` and :func:`two_way_partial_auc_ci`
 stratified bootstrap for either metric) and :func:`roc_confidence_band`
 (pointwise bootstrap band of the ROC curve in the window) say whether a
 difference is real; see the user guide's "Is the difference real?".
+:func:`venkatraman_test` (and ``compare_rankers(method="venkatraman")``) tests
+whole curves by permutations, :func:`power_roc_test` gives the power or the
+sample size of a test on the (partial) AUC, :func:`multiclass_roc_auc` is Hand &
+Till's AUC of several classes: each as R's pROC computes it.
 
 References
 ----------
 Narasimhan & Agarwal (2017), Section 2.1; McClish (1989); Yang et al. (2021)
 for the two-way partial AUC; DeLong, DeLong & Clarke-Pearson (1988), Sun & Xu
 (2014), Robin et al. (2011), Efron & Tibshirani (1993) for the intervals and
-tests. Full entries in ``docs/references.rst``.
+tests; Venkatraman & Begg (1996), Venkatraman (2000), Obuchowski & McClish
+(1997), Hand & Till (2001). Full entries in ``docs/references.rst``.
 """
 
 import numpy as np
