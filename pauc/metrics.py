@@ -68,6 +68,9 @@ difference is real; see the user guide's "Is the difference real?".
 whole curves by permutations, :func:`power_roc_test` gives the power or the
 sample size of a test on the (partial) AUC, :func:`multiclass_roc_auc` is Hand &
 Till's AUC of several classes: each as R's pROC computes it.
+:func:`reader_study` analyses multi-reader multi-case studies (Obuchowski &
+Rockette's model with Hillis's degrees of freedom) for the AUC, a partial AUC
+or the TPR at an FPR; see the user guide's "Reader studies".
 
 References
 ----------
@@ -75,7 +78,8 @@ Narasimhan & Agarwal (2017), Section 2.1; McClish (1989); Yang et al. (2021)
 for the two-way partial AUC; DeLong, DeLong & Clarke-Pearson (1988), Sun & Xu
 (2014), Robin et al. (2011), Efron & Tibshirani (1993) for the intervals and
 tests; Venkatraman & Begg (1996), Venkatraman (2000), Obuchowski & McClish
-(1997), Hand & Till (2001). Full entries in ``docs/references.rst``.
+(1997), Hand & Till (2001); Obuchowski & Rockette (1995), Hillis (2007) for
+reader studies. Full entries in ``docs/references.rst``.
 """
 
 import numpy as np
