@@ -7,12 +7,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from pauc._loss import loss_row
+from pauc._loss import loss_names, loss_row
 from pauc._loss._window import batch_flags, squared_hinge_batch
-from pauc._validation import check_fpr_range, check_int, empirical_indices
+from pauc._validation import check_fpr_range, empirical_indices
 from pauc.torch._gather import distributed_world, gather_batch
 from pauc.torch._kernel import TableKernel, known_gradient
-from pauc.torch._memory import NegativeMemory
+from pauc.torch._memory import NegativeMemory, check_size
 from pauc.torch._pairwise import PAIRWISE
 from pauc.torch._window import window_weights
 
@@ -33,6 +33,9 @@ _FLAG_DTYPES = frozenset(np.dtype(t) for t in (np.uint8, np.int32, np.int64, np.
 #: torch label dtypes whose numpy view the default loss's kernel reads (booleans as uint8)
 _KERNEL_LABELS = frozenset([torch.bool, torch.uint8, torch.int32, torch.int64, torch.float32,
                             torch.float64])
+#: the narrowest window accepted: wider, it holds a position among any number of
+#: negatives, the tolerance of ``empirical_indices`` (1e-9 relative) included
+MIN_WIDTH = 2e-9
 _BAD_LABELS = "labels must be 0/1 or boolean (1 for positives)"
 _NOT_FINITE = "scores must be finite (NaN or inf found)"
 
@@ -139,12 +142,17 @@ class WindowLoss(torch.nn.Module):
     Parameters
     ----------
     fpr_range : (float, float), default=(0.0, 0.1)
-        The FPR window ``[alpha, beta]``, ``0 <= alpha < beta <= 1``.
+        The FPR window ``[alpha, beta]``, ``0 <= alpha < beta <= 1`` and
+        ``beta - alpha > 2e-9``: such a window holds at least one position
+        among any number of negatives, so no batch fails on it (narrower, the
+        floating-point tolerance of ``n alpha`` and ``n beta`` can leave it
+        empty; it would hold one negative in 5e8 anyway).
     surrogate : str, default="squared_hinge"
         A window loss of the table: ``"squared_hinge"`` (``max(0, 1 - t)^2``),
         ``"hinge"`` (``max(0, 1 - t)``, eqs. (9), (10) of [1]_; not convex
         for ``alpha > 0``), ``"exponential"`` (``exp(-t)``, RankBoost [2]_),
-        or the structural surrogates ``"tight"`` (eqs. (14), (18)) and
+        or the structural surrogates ``"tight"`` (eqs. (14), (18); also
+        ``"tight_hinge"``, the boosting objectives' name) and
         ``"naive"`` (eq. (11)), whose most violated constraint the table's
         Cython search finds on the CPU (value ``Delta - s . coef``, gradient
         ``-coef``).
@@ -157,7 +165,7 @@ class WindowLoss(torch.nn.Module):
         ``(j_beta - j_alpha) n_batch / n_ranked``).  0: the batch's own window
         (the exact window loss of the batch).  Updated in training mode only;
         in evaluation mode (``loss.eval()``) the loss is the exact window loss
-        of the scores given.  Pairwise surrogates only.
+        of the scores given.  Pairwise surrogates only; at most ``2**63 - 1``.
     bce_weight : float, default=0.0
         Weight ``lambda`` of the binary cross-entropy on the logits in the
         mixture ``L + lambda * BCE``, the reference loss that pauc's boosting
@@ -200,20 +208,34 @@ class WindowLoss(torch.nn.Module):
                  bce_weight=0.0, gather=None):
         super().__init__()
         self.fpr_range = check_fpr_range(fpr_range)
-        self.row = loss_row(surrogate, "window", what="surrogate")
+        alpha, beta = self.fpr_range
+        if beta - alpha <= MIN_WIDTH:
+            # n alpha and n beta within 1e-9 of one integer count as it (floating-point
+            # noise, pauc._validation.empirical_indices): such a window holds no
+            # position for some batch sizes, and on average one in 5e8 negatives
+            raise ValueError(
+                f"fpr_range={fpr_range!r} is narrower than {MIN_WIDTH:g}: its window holds "
+                "no negative position for some batch sizes; widen it")
+        try:
+            self.row = loss_row(surrogate, "window", what="surrogate")
+        except ValueError as error:
+            aliases = [f"{alias!r} for {row!r}" for row in loss_names("window")
+                       for alias in loss_row(row).aliases]
+            raise ValueError(f"{error} (aliases: {', '.join(aliases)})"
+                             if aliases else str(error)) from None
         self.surrogate = self.row.name
         self.pairwise = PAIRWISE.get(self.row.name)
         if self.pairwise is None and self.row.cut is None:
             raise ValueError(f"surrogate={surrogate!r} has no torch form; choose one of "
                              f"{tuple(PAIRWISE)} or a structural surrogate")
-        memory = check_int(memory, "memory", 0)
+        memory = check_size(memory, 0)
         if memory and self.pairwise is None:
             raise ValueError(f"memory needs a pairwise surrogate {tuple(PAIRWISE)}: the "
                              f"structural surrogate {self.surrogate!r} ranks the batch "
                              "itself; use memory=0")
         self.memory = NegativeMemory(memory) if memory else None
-        if not isinstance(bce_weight, numbers.Real) or not np.isfinite(bce_weight) \
-                or bce_weight < 0:
+        if isinstance(bce_weight, (bool, np.bool_)) or not isinstance(bce_weight, numbers.Real) \
+                or not np.isfinite(bce_weight) or bce_weight < 0:
             raise ValueError(f"bce_weight must be a finite number >= 0, got {bce_weight!r}")
         self.bce_weight = float(bce_weight)
         if gather not in (None, True, False):

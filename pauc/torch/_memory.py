@@ -27,6 +27,20 @@ from pauc._validation import check_int, empirical_indices
 from pauc.torch._window import window_borders
 
 
+#: the largest memory: torch indexes (and slices) with int64
+MAX_SIZE = 2**63 - 1
+
+
+def check_size(size, low):
+    """``size`` as an int in ``[low, 2**63 - 1]``, or a ValueError naming ``memory``
+    (a larger one is no bound torch can slice with: it truncated it with a warning)."""
+    size = check_int(size, "memory", low)
+    if size > MAX_SIZE:
+        raise ValueError(f"memory must be an integer <= 2**63 - 1 (torch's int64 "
+                         f"indices), got {size!r}")
+    return size
+
+
 class NegativeMemory(torch.nn.Module):
     """First-in first-out store of the last ``size`` detached negative scores.
 
@@ -43,7 +57,7 @@ class NegativeMemory(torch.nn.Module):
 
     def __init__(self, size):
         super().__init__()
-        self.size = check_int(size, "memory", 1)
+        self.size = check_size(size, 1)
         # not persistent: its length changes, and it is a cache of one run
         self.register_buffer("scores", torch.empty(0), persistent=False)
 

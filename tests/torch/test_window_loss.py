@@ -4,7 +4,8 @@ from itertools import permutations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
@@ -159,14 +160,50 @@ def test_column_scores_and_boolean_labels():
     ({"surrogate": "zero_one"}, "surrogate must be one of"),
     ({"surrogate": "logloss"}, "cannot be used here"),
     ({"fpr_range": (0.2, 0.1)}, "0 <= alpha < beta <= 1"),
+    ({"surrogate": "bogus"}, "tight_hinge"),        # the alias is listed
     ({"memory": -1}, "memory must be an integer"),
+    ({"memory": 2**70}, r"memory must be an integer .*<= 2\*\*63 - 1"),
     ({"memory": 100, "surrogate": "tight"}, "memory needs a pairwise surrogate"),
     ({"bce_weight": -1.0}, "bce_weight"),
+    ({"bce_weight": True}, "bce_weight"),
+    ({"bce_weight": np.True_}, "bce_weight"),
     ({"gather": "yes"}, "gather must be"),
+    # narrower than the tolerance of n alpha and n beta: no position for some batches
+    ({"fpr_range": (0.0, 1e-12)}, r"fpr_range=\(0.0, 1e-12\) is narrower than 2e-09"),
+    ({"fpr_range": (0.5, 0.5 + 1e-10)}, "narrower than 2e-09"),
 ])
 def test_bad_parameters(kwargs, message):
     with pytest.raises(ValueError, match=message):
         WindowLoss(**kwargs)
+
+
+def test_the_alias_tight_hinge_is_tight():
+    scores, labels = torch.tensor([1.0, -0.5, 0.3, 2.0, 0.1]), torch.tensor([1, 0, 0, 1, 0])
+    loss = WindowLoss((0.0, 0.5), "tight_hinge")
+    assert loss.surrogate == "tight"
+    assert loss(scores, labels).item() == WindowLoss((0.0, 0.5), "tight")(scores, labels).item()
+    assert "tight_hinge" in WindowLoss.__doc__
+
+
+@settings(max_examples=300, deadline=None)
+@given(alpha=st.floats(0.0, 1.0), width=st.floats(2.0000001e-9, 1.0),
+       n=st.integers(1, 10**9))
+def test_an_accepted_window_holds_a_position_in_every_batch(alpha, width, n):
+    """The constructor refuses only windows narrower than 2e-9; every window it accepts
+    holds at least one position among any number of negatives (no error at a batch)."""
+    beta = min(alpha + width, 1.0)
+    alpha = min(alpha, beta - width)
+    assume(alpha >= 0.0 and beta - alpha > 2e-9)
+    loss = WindowLoss((alpha, beta))
+    j_alpha, j_beta = pauc.torch._loss._indices(n, loss.fpr_range)
+    assert 0 <= j_alpha < j_beta <= n
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 1000, 10**6])
+def test_the_narrowest_accepted_windows_hold_a_position(n):
+    for window in [(0.0, 2.1e-9), (0.5, 0.5 + 2.1e-9), (1.0 - 2.1e-9, 1.0),
+                   (1 / 3, 1 / 3 + 2.1e-9)]:
+        WindowLoss(window)(torch.linspace(0, 1, n + 1), torch.tensor([1] + [0] * n))
 
 
 @pytest.mark.parametrize("scores, labels, message", [
