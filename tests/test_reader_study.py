@@ -455,3 +455,25 @@ def test_docstring_examples_run():
 
     failures, tried = doctest.testmod(pauc._reader_study, verbose=False)
     assert tried >= 2 and failures == 0
+
+
+def test_negative_covariance_terms_are_clipped_at_zero():
+    """Hillis's max(Cov2 − Cov3, 0) and max(Cov2, 0): a negative estimate (sampling noise)
+    must not shrink the denominator below MS(T*R), nor raise the ddf above (t−1)(r−1)."""
+    from pauc._reader_study import _difference_scale, single_modality
+
+    comp = {"ms_tr": 0.002, "cov2": 0.0001, "cov3": 0.0003, "var": 0.001, "cov1": 0.0004}
+    variance, ddf, denominator = _difference_scale(comp, "random", 2, 5)
+    assert denominator == 0.002 and ddf == pytest.approx(4.0) and variance == 2 * 0.002 / 5
+    comp["cov3"] = 0.0
+    _, ddf, denominator = _difference_scale(comp, "random", 2, 5)
+    assert denominator == pytest.approx(0.002 + 5 * 0.0001)
+    assert ddf == pytest.approx(denominator ** 2 / (0.002 ** 2 / 4))
+    values = np.array([0.80, 0.85, 0.90])
+    cov = np.full((3, 3), -0.0001) + np.eye(3) * 0.0011
+    estimate, se, df, low, high = single_modality(values, cov, "random", 0.95)
+    assert se == pytest.approx(math.sqrt(values.var(ddof=1) / 3)) and df == pytest.approx(2.0)
+    # readers in perfect agreement: only the cases vary, a normal interval
+    _, se, df, _, _ = single_modality(np.full(3, 0.9), np.eye(3) * 0.001 + 0.0005, "random",
+                                      0.95)
+    assert math.isinf(df) and se == pytest.approx(math.sqrt(0.0005))
