@@ -47,9 +47,9 @@ import numpy as np
 from ._resampling import seed_sequence
 from ._validation import check_binary_scores, check_int
 
-# Permutations are computed in blocks of rows of this many permutations, so that a
-# block's (permutations x rows) arrays stay small whatever n_permutations.
-_BLOCK = 256
+# Paired permutations are computed in blocks, each a (permutations x rows) array of
+# at most this many entries (32 MB of float64), whatever n_permutations and rows.
+_BLOCK_ENTRIES = 2 ** 22
 
 
 @dataclass(frozen=True, repr=False)
@@ -138,11 +138,14 @@ def venkatraman_test(y_true, score_a, score_b, *, y_true_b=None, n_permutations=
     0.0
     """
     n_permutations = check_int(n_permutations, "n_permutations", 1)
-    is_pos_a, a, _ = check_binary_scores(y_true, score_a, pos_label=pos_label)
+    # exact_ranks: integer scores beyond 2**53 keep their order and ties (as ranks)
+    is_pos_a, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label,
+                                            exact_ranks=True)
     if y_true_b is None:
-        _, b, _ = check_binary_scores(y_true, score_b, pos_label=pos_label)
+        _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
         return paired_test(is_pos_a, a, b, n_permutations, random_state)
-    is_pos_b, b, _ = check_binary_scores(y_true_b, score_b, pos_label=pos_label)
+    is_pos_b, b, _, _ = check_binary_scores(y_true_b, score_b, pos_label=pos_label,
+                                            exact_ranks=True)
     rng = np.random.default_rng(seed_sequence(random_state))
     mixing = float((is_pos_a.sum() + is_pos_b.sum()) / (is_pos_a.size + is_pos_b.size))
     statistic, permuted = _unpaired(is_pos_a, a, is_pos_b, b, mixing, n_permutations, rng)
@@ -196,8 +199,9 @@ def _paired(is_pos, a, b, n_permutations, rng):
     sign = np.where(is_pos, 1, -1)
     n = is_pos.shape[0]
     permuted = np.empty(n_permutations)
-    for start in range(0, n_permutations, _BLOCK):
-        k = min(_BLOCK, n_permutations - start)
+    block = max(1, _BLOCK_ENTRIES // n)
+    for start in range(0, n_permutations, block):
+        k = min(block, n_permutations - start)
         swap = rng.random((k, n)) < 0.5
         # the exchanged ranks collide with the other column's (two rows holding rank
         # r): integer ranks plus a uniform in [0, 1) break such ties at random without
