@@ -317,56 +317,78 @@ def _column(data, name, role):
     return values
 
 
-def _factorize(values, role, exact=True):
-    """``(codes, labels)``: each row's label index (labels sorted).
+def _missing(values):
+    """True when an object column holds None or NaN."""
+    return values.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v)
+                                            for v in values)
 
-    Integer labels (reader, case numbers) are coded without a sort: with
-    ``exact=False`` by subtracting the smallest (labels: the whole range, some
-    perhaps absent, which the design check then sees as missing ratings and
-    asks for the exact coding), else by counting the labels present.
+
+def _factorize(values, role, exact=True):
+    """``(codes, labels, offset)``: row ``i`` holds label ``labels[codes[i] - offset]``
+    (labels sorted).
+
+    Integer labels (reader, case numbers) are coded without a sort.  With
+    ``exact=False`` the codes are the labels themselves and the offset the
+    smallest (no array is made: a table of millions of ratings is read once);
+    the labels are then the whole range, some perhaps absent, which the design
+    check sees as missing ratings before it asks for the exact coding (by
+    counting the labels present).
     """
     if values.shape[0] == 0:
         raise ValueError("the table has no rows")
     if values.dtype.kind == "f" and not np.isfinite(values).all():
         raise ValueError(f"the {role} column holds NaN or infinity")
-    if values.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v)
-                                        for v in values):
+    if _missing(values):
         raise ValueError(f"the {role} column holds missing values (None or NaN)")
     if values.dtype.kind in "iu":
         low, high = int(values.min()), int(values.max())
         if high - low <= 4 * values.shape[0]:
-            shifted = np.subtract(values, low, dtype=np.intp)
             if not exact:
-                return shifted, np.arange(low, high + 1)
+                if values.dtype.kind == "u":
+                    values = values.astype(np.intp)
+                return values, np.arange(low, high + 1), low
+            shifted = np.subtract(values, low, dtype=np.intp)
             present = np.bincount(shifted, minlength=high - low + 1) > 0
             rank = np.cumsum(present) - 1
-            return rank[shifted], np.flatnonzero(present) + low
+            return rank[shifted], np.flatnonzero(present) + low, 0
     try:
         labels, codes = np.unique(values, return_inverse=True)
     except TypeError:
         raise ValueError(f"the {role} column mixes labels that cannot be ordered "
                          "(e.g. numbers and strings)") from None
-    return codes.ravel(), labels
+    return codes.ravel(), labels, 0
 
 
-def _cells(columns, exact):
-    """Each row's cell ``(modality, reader, case)`` as one index, the labels, the
-    ratings per cell."""
-    coded = [(np.zeros(columns[1][0].shape[0], dtype=np.intp), np.array([None]))
-             if values is None else _factorize(values, role, exact)
-             for values, role in columns]
-    (modality_code, modalities), (reader_code, readers), (case_code, cases) = coded
-    t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
-    cell = modality_code * r       # in place: the table may hold millions of ratings
-    cell += reader_code
+def _cells(columns, n_rows, exact):
+    """Each row's cell ``(modality, reader, case)`` as one index, and the labels."""
+    coded = [(None, np.array([None]), 0) if values is None
+             else _factorize(values, role, exact) for values, role in columns]
+    (mod, modalities, mod_low), (rdr, readers, rdr_low), (case, cases, case_low) = coded
+    r, k = readers.shape[0], cases.shape[0]
+    # one array, built in place: the table may hold millions of ratings
+    cell = (np.zeros(n_rows, dtype=np.intp) if mod is None
+            else np.subtract(mod, mod_low, dtype=np.intp))
+    cell *= r
+    cell += rdr
+    cell -= rdr_low
     cell *= k
-    cell += case_code
-    return cell, case_code, modalities, readers, cases, np.bincount(cell, minlength=t * r * k)
+    cell += case
+    cell -= case_low
+    return cell, modalities, readers, cases
+
+
+def _fills_every_cell(cell, n_cells):
+    """True when the rows fill every cell once (as many rows as cells, none empty)."""
+    if cell.shape[0] != n_cells:
+        return False
+    seen = np.zeros(n_cells, dtype=bool)
+    seen[cell] = True
+    return bool(seen.all())
 
 
 def _design(truth, rating, reader, modality, case, pos_label):
     """The fully crossed design: ``(is_pos (K,), ratings (t, r, K), modalities,
-    readers, cases)``; anything else is refused with the reason."""
+    readers, K)``; anything else is refused with the reason."""
     n_rows = rating.shape[0]
     for values, role in ((truth, "truth"), (reader, "reader"), (case, "case")) + (
             () if modality is None else ((modality, "modality"),)):
@@ -382,41 +404,48 @@ def _design(truth, rating, reader, modality, case, pos_label):
         raise ValueError("the rating column holds NaN or infinity: every reader must rate "
                          "every case (drop the incomplete cases, or impute, before the "
                          "analysis)")
+    if (truth.dtype.kind == "f" and not np.isfinite(truth).all()) or _missing(truth):
+        raise ValueError("the truth column holds NaN, infinity or missing values")
     columns = ((modality, "modality"), (reader, "reader"), (case, "case"))
-    cell, case_code, modalities, readers, cases, per_cell = _cells(columns, exact=False)
-    if per_cell.min() == 0:
-        # an empty cell may be a label absent from a range of integers: code exactly
-        cell, case_code, modalities, readers, cases, per_cell = _cells(columns, exact=True)
+    cell, modalities, readers, cases = _cells(columns, n_rows, exact=False)
     t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
+    if not _fills_every_cell(cell, t * r * k):
+        # perhaps labels absent from a range of integers: code them exactly
+        cell, modalities, readers, cases = _cells(columns, n_rows, exact=True)
+        t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
+        if not _fills_every_cell(cell, t * r * k):
+            _refuse_design(cell, modalities, readers, cases, n_rows)
+    ratings = np.empty(t * r * k, dtype=rating.dtype)
+    ratings[cell] = rating
+    pos_label = check_binary_classes(_classes(truth), pos_label)
+    positive = np.empty(t * r * k, dtype=bool)
+    positive[cell] = truth == pos_label
+    positive = positive.reshape(t * r, k)
+    differs = (positive != positive[0]).any(axis=0)
+    if differs.any():
+        raise ValueError(f"case {cases[np.flatnonzero(differs)[0]]!r} has two different "
+                         "truths: the truth is a property of the case, the same for every "
+                         "reader and modality")
+    is_pos = positive[0].copy()
+    return (is_pos, ratings.reshape(t, r, k), tuple(modalities.tolist()),
+            tuple(readers.tolist()), k)
+
+
+def _refuse_design(cell, modalities, readers, cases, n_rows):
+    """The reason the rows do not fill the modality x reader x case table once."""
+    t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
+    per_cell = np.bincount(cell, minlength=t * r * k)
     if per_cell.max() > 1:
         where = np.unravel_index(int(np.argmax(per_cell)), (t, r, k))
         raise ValueError(f"modality {modalities[where[0]]!r}, reader {readers[where[1]]!r} "
                          f"rated case {cases[where[2]]!r} {int(per_cell.max())} times: each "
                          "reader rates each case once in each modality")
-    if n_rows != t * r * k:
-        where = np.unravel_index(int(np.argmin(per_cell)), (t, r, k))
-        raise ValueError(f"the design is not fully crossed: {n_rows} ratings for {t} "
-                         f"modalities x {r} readers x {k} cases (e.g. modality "
-                         f"{modalities[where[0]]!r}, reader {readers[where[1]]!r} did not "
-                         f"rate case {cases[where[2]]!r}); the Obuchowski-Rockette analysis "
-                         "here needs every reader to rate every case in every modality")
-    ratings = np.empty(t * r * k, dtype=rating.dtype)
-    ratings[cell] = rating
-    if truth.dtype.kind == "f" and not np.isfinite(truth).all():
-        raise ValueError("the truth column holds NaN or infinity")
-    if truth.dtype.kind == "O" and any(v is None or (isinstance(v, float) and v != v)
-                                       for v in truth):
-        raise ValueError("the truth column holds missing values (None or NaN)")
-    truth_of_case = np.empty(k, dtype=truth.dtype)
-    truth_of_case[case_code] = truth
-    if not (truth_of_case[case_code] == truth).all():
-        bad = cases[case_code[np.flatnonzero(truth_of_case[case_code] != truth)[0]]]
-        raise ValueError(f"case {bad!r} has two different truths: the truth is a property "
-                         "of the case, the same for every reader and modality")
-    pos_label = check_binary_classes(_classes(truth_of_case), pos_label)
-    is_pos = truth_of_case == pos_label
-    return (is_pos, ratings.reshape(t, r, k), tuple(modalities.tolist()),
-            tuple(readers.tolist()), k)
+    where = np.unravel_index(int(np.argmin(per_cell)), (t, r, k))
+    raise ValueError(f"the design is not fully crossed: {n_rows} ratings for {t} "
+                     f"modalities x {r} readers x {k} cases (e.g. modality "
+                     f"{modalities[where[0]]!r}, reader {readers[where[1]]!r} did not "
+                     f"rate case {cases[where[2]]!r}); the Obuchowski-Rockette analysis "
+                     "here needs every reader to rate every case in every modality")
 
 
 # ---------------------------------------------------------------- figures of merit
