@@ -61,7 +61,7 @@ from sklearn.utils import assert_all_finite
 from .._threshold import threshold_rule
 from ..boost._fit import FoldBag, FoldFit, Trainer
 from ._actors import distributed_client
-from ._collections import blocks, check_known_chunks
+from ._collections import blocks, check_known_chunks, check_numeric
 from ._collective import CollectiveError
 from ._folds import (assign_folds, chunk_class_counts, fold_class_counts,
                      fold_labels)
@@ -209,12 +209,15 @@ class ClusterTrainer(Trainer):
             raise ValueError(f"loss={loss!r} needs the sorted window and runs on one machine "
                              "only; a distributed fit takes loss in "
                              f"{['auto', *DISTRIBUTED_LOSSES]}")
+        # the columns before the cluster: a column that is not numeric is refused by its
+        # name and dtype (after to_dask_array every column is "dtype object")
+        self.schema = dask_schema(X)
+        check_numeric(X)
         self.client = distributed_client()
         if self.client is None:
             raise ValueError("fit on dask data needs a dask.distributed Client (xgboost.dask "
                              "trains on the cluster's workers): create one, e.g. "
                              "Client(LocalCluster(n_workers=2))")
-        self.schema = dask_schema(X)
         # the user's X is never persisted here: XGBoost's matrix reads its blocks where
         # they are (a persisted copy would sit beside the user's and the matrix)
         self.X, self.y = _as_arrays(X, y)

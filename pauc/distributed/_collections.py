@@ -18,8 +18,8 @@ import dask
 import dask.array as da
 import numpy as np
 
-__all__ = ["check_known_chunks", "aligned_labels", "blocks", "task", "tree_reduce",
-           "top_values", "merge_top", "sum_arrays"]
+__all__ = ["check_known_chunks", "check_numeric", "aligned_labels", "blocks", "task",
+           "tree_reduce", "top_values", "merge_top", "sum_arrays"]
 
 
 def check_known_chunks(array, name):
@@ -29,6 +29,31 @@ def check_known_chunks(array, name):
             f"{name} has unknown chunk sizes (NaN), as after boolean indexing or "
             f"dask.dataframe.to_dask_array(); call {name}.compute_chunk_sizes() (or "
             "to_dask_array(lengths=True)) first: the chunked oracles count rows per chunk")
+
+
+def check_numeric(X, name="X"):
+    """Raise when dask ``X`` is not numeric, naming the offending dtypes.
+
+    A dataframe's columns are checked one by one, before ``to_dask_array``: that
+    conversion turns a ``category`` column (or a string one, or a pandas
+    nullable ``Int64`` / ``boolean`` one) into an ``object`` array of every
+    column, and the refusal of "dtype object" named neither the column nor its
+    dtype.  Columns of numpy's boolean, integer and float dtypes pass.
+    """
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is not None and hasattr(dtypes, "items"):     # a dataframe's columns
+        bad = [f"{column!r} (dtype {dtype})" for column, dtype in dtypes.items()
+               if not (isinstance(dtype, np.dtype) and dtype.kind in "biuf")]
+        if bad:
+            listed = ", ".join(bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+            raise ValueError(
+                f"{name} must be numeric, got column{'s' if len(bad) > 1 else ''} {listed}: "
+                "convert such columns to numpy numbers first (a category column with "
+                ".cat.codes, or .astype('float64') where its values are numbers)")
+        return
+    dtype = getattr(X, "dtype", None)       # (no dtype: the caller refuses the type)
+    if dtype is not None and dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be numeric, got dtype {dtype}")
 
 
 def _column(y, name, n, reference):

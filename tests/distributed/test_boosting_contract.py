@@ -161,3 +161,29 @@ def test_any_fitted_model_scores_dask_data_lazily(engine, cluster_client):
     np.testing.assert_allclose(lazy.compute(), model.decision_function(X), rtol=1e-12)
     np.testing.assert_array_equal(model.predict(_as("cluster", X)).compute(),
                                   model.predict(X))
+
+
+def test_a_column_that_is_not_numeric_is_refused_by_name_and_dtype(monkeypatch):
+    """A dask dataframe's ``category`` column was refused by fit as "dtype object" (the
+    dtype of the array ``to_dask_array`` makes of every column): the refusal names the
+    column and its dtype, before a cluster is needed.  (In memory, scikit-learn
+    converts a category column of numbers; a dask column is the user's to convert.)"""
+    X, y = nonlinear(200)
+    frame = pd.DataFrame(X, columns=COLUMNS)
+    frame["c"] = pd.Series(np.arange(200) % 3).astype("category")
+    frame["e"] = pd.Series(np.arange(200) % 2, dtype="Int64")
+    lazy = dd.from_pandas(frame, npartitions=2)
+    labels = dd.from_pandas(pd.Series(y), npartitions=2)
+    message = r"X must be numeric, got columns 'c' \(dtype category\), 'e' \(dtype Int64\)"
+    with pytest.raises(ValueError, match=message):
+        _ranker().fit(lazy, labels)
+    with pytest.raises(ValueError, match=r"got column 'c' \(dtype category\): convert"):
+        _ranker().fit(lazy.drop(columns="e"), labels)
+    # with a client too (a stand-in: the refusal comes before any use of it)
+    monkeypatch.setattr("pauc.distributed._boosting.distributed_client", lambda: object())
+    with pytest.raises(ValueError, match=message):
+        _ranker().fit(lazy, labels)
+    # a dask array says its dtype as before
+    with pytest.raises(ValueError, match="X must be numeric, got dtype <U1"):
+        _ranker().fit(da.from_array(np.full((200, 6), "a"), chunks=(100, -1)),
+                      da.from_array(y, chunks=100))
