@@ -63,7 +63,29 @@ class TableKernel(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad_output):
+        if torch.is_grad_enabled():
+            first_order_only()
         return grad_output * ctx.grad, None, None, None, None, None, None, None
+
+
+#: why a backward pass with ``create_graph=True`` stops at the kernel paths
+SECOND_ORDER = (
+    "WindowLoss's CPU kernels give first derivatives only (the gradient is computed in C, "
+    "a constant of the step), so backward(create_graph=True) cannot differentiate it "
+    "again.  For second derivatives (Hessian-vector products, MAML-style updates) run "
+    "the loss under torch.func (torch.func.grad, torch.func.hessian, jvp of grad, with "
+    "torch.func.functional_call for a module): there it uses its differentiable torch "
+    "forms, whose second derivative is that of the pairwise sums with the window held "
+    "fixed.")
+
+
+def first_order_only(*_):
+    """A backward pass that builds a graph (``create_graph=True``, grad mode on inside
+    the backward) reached a kernel's gradient: refuse it clearly, rather than let
+    autograd report an unconnected gradient or, through parameters, silently drop
+    the loss's curvature."""
+    if torch.is_grad_enabled():
+        raise RuntimeError(SECOND_ORDER)
 
 
 def known_gradient(scores, value, grad):
@@ -76,10 +98,14 @@ def known_gradient(scores, value, grad):
     reads its inputs, never its output).  Two native operations with a native
     backward: on a small network's training step a Python
     ``autograd.Function`` (its context, its backward call) cost about a tenth
-    of the step.  Like any first-order form, its second derivative is zero."""
+    of the step.  It has no second derivative: a backward pass with
+    ``create_graph=True`` raises :data:`SECOND_ORDER` (a hook on the dot's node,
+    some microseconds per step)."""
     out = torch.dot(scores, grad)
     try:
         out.detach().fill_(value)
     except RuntimeError:             # a loss beyond float32's range: inf, as torch gives
         out.detach().fill_(math.inf)
+    if out.grad_fn is not None:
+        out.grad_fn.register_prehook(first_order_only)
     return out

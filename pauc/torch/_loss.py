@@ -14,7 +14,11 @@ from pauc.torch._gather import distributed_world, gather_batch
 from pauc.torch._kernel import TableKernel, known_gradient
 from pauc.torch._memory import NegativeMemory, check_size
 from pauc.torch._pairwise import PAIRWISE
-from pauc.torch._window import window_weights
+from pauc.torch._window import to_numpy, vmapped, window_weights
+
+#: whether a torch.func transform is running (its wrapped tensors have no memory that
+#: numpy reads): a C call of some 0.1 us, the only cost of the check on the default path
+_transforms_active = getattr(torch._C, "_are_functorch_transforms_active", lambda: False)
 
 #: On CPU tensors without a memory, the table rows with a ``derivatives`` kernel run it
 #: (:class:`TableKernel`); the tests switch this off to check the torch forms too.
@@ -257,9 +261,16 @@ class WindowLoss(torch.nn.Module):
         tensor of shape ()
             The window surrogate (plus ``bce_weight`` times the cross-entropy).
         """
+        if _transforms_active():
+            return self._forward_transformed(scores, labels)
         value = self._default_path(scores, labels)
         if value is not None:
             return value
+        return self._forward_any(scores, labels)
+
+    def _forward_any(self, scores, labels, kernels=True):
+        """:meth:`forward` off the default path; ``kernels=False`` keeps to the torch
+        forms (differentiable to any order, as ``torch.func`` needs)."""
         scores = _check_scores(scores)
         device = scores.device.type
         half = scores.dtype not in _KERNEL_DTYPES
@@ -271,15 +282,27 @@ class WindowLoss(torch.nn.Module):
             # and return the value in the scores' dtype.  Autograd's cast back
             # hands the gradient to the half scores, rounded once.
             with torch.autocast(device, enabled=False):
-                return self._forward(scores.float() if half else scores,
-                                     labels).to(scores.dtype)
-        return self._forward(scores, labels)
+                return self._forward(scores.float() if half else scores, labels,
+                                     kernels).to(scores.dtype)
+        return self._forward(scores, labels, kernels)
 
-    def _forward(self, scores, labels):
+    def _forward_transformed(self, scores, labels):
+        """:meth:`forward` under ``torch.func`` transforms (``grad``, ``hessian``,
+        ``jacrev``, ``jvp``...): the torch forms, whose derivatives of every order
+        are those of the pairwise sums with the window held fixed; ``vmap`` refused."""
+        if vmapped(scores) or (isinstance(labels, torch.Tensor) and vmapped(labels)):
+            raise ValueError(
+                "WindowLoss does not run under torch.vmap: the window is chosen by ranking "
+                "each batch's scores, a data-dependent step vmap cannot batch; call the "
+                "loss once per batch (torch.func.grad and torch.func.hessian work)")
+        return self._forward_any(scores, labels, kernels=False)
+
+    def _forward(self, scores, labels, kernels=True):
         """:meth:`forward` of checked scores of shape (b,) in float32 or float64."""
         labels = _labels_like(labels, scores)
         gather = self.gather or (self.gather is None and distributed_world() > 1)
-        if (not gather and scores.device.type == "cpu" and scores.dtype in _KERNEL_DTYPES
+        if (kernels and not gather and scores.device.type == "cpu"
+                and scores.dtype in _KERNEL_DTYPES
                 and labels.dtype in _NUMPY_LABELS
                 and (self.memory is None or not self.training)
                 and (self.pairwise is None
@@ -289,7 +312,7 @@ class WindowLoss(torch.nn.Module):
         if gather:
             scores, is_pos = gather_batch(scores, is_pos)
             n_pos = None
-        value = self._window_loss(scores, is_pos, n_pos)
+        value = self._window_loss(scores, is_pos, n_pos, kernels)
         if self.bce_weight:
             # gathered, the cross-entropy too is the global batch's mean (this process's
             # rows live and scaled like the window's): every process reports the loss of
@@ -375,7 +398,7 @@ class WindowLoss(torch.nn.Module):
             scratch = self.__dict__["_hessian_scratch"] = np.empty(n)
         return scratch
 
-    def _window_loss(self, scores, is_pos, n_pos=None):
+    def _window_loss(self, scores, is_pos, n_pos=None, kernels=True):
         use_memory = self.memory is not None and self.training
         if n_pos is None:
             n_pos = int(is_pos.sum())
@@ -383,11 +406,11 @@ class WindowLoss(torch.nn.Module):
         if not use_memory and (n_pos == 0 or n_neg == 0):
             return scores.sum() * 0          # zero, still in the graph
         if not use_memory and self.pairwise is None:
-            values = scores.detach().cpu().double().numpy()
-            flags = np.ascontiguousarray(is_pos.cpu().numpy()).view(np.uint8)
+            values = np.ascontiguousarray(to_numpy(scores), dtype=np.float64)
+            flags = np.ascontiguousarray(to_numpy(is_pos)).view(np.uint8)
             return self._structural(scores, values, flags, n_pos,
                                     *_indices(n_neg, self.fpr_range))
-        if (TABLE_KERNELS_ON_CPU and not use_memory and scores.device.type == "cpu"
+        if (TABLE_KERNELS_ON_CPU and kernels and not use_memory and scores.device.type == "cpu"
                 and scores.dtype in _KERNEL_DTYPES and self.row.derivatives is not None):
             j_alpha, j_beta = _indices(n_neg, self.fpr_range)
             values = scores.detach().contiguous().numpy()

@@ -24,7 +24,7 @@ detached outputs standing in for the data set).
 import torch
 
 from pauc._validation import check_int, empirical_indices
-from pauc.torch._window import window_borders
+from pauc.torch._window import plain, window_borders
 
 
 #: the largest memory: torch indexes (and slices) with int64
@@ -63,7 +63,10 @@ class NegativeMemory(torch.nn.Module):
 
     def push(self, negatives):
         """Append the detached ``negatives``, dropping the oldest beyond ``size``."""
-        self.scores = torch.cat([self.scores.to(negatives), negatives.detach()])[-self.size:]
+        # plain values: under torch.func a wrapped tensor must not outlive the transform
+        # (there even the concatenation of plain tensors returns one)
+        self.scores = plain(torch.cat([self.scores.to(negatives.dtype), plain(negatives)])
+                            [-self.size:])
 
     def thresholds(self, fpr_range):
         """``(top, bottom)``: the scores at positions ``j_alpha + 1`` and ``j_beta``

@@ -29,6 +29,48 @@ import torch
 #: dtypes whose CPU tensors numpy reads as they are
 _NUMPY_DTYPES = (torch.float16, torch.float32, torch.float64)
 
+_functorch = getattr(torch._C, "_functorch", None)
+
+
+def plain(tensor):
+    """``tensor``'s detached values as an ordinary tensor.
+
+    Under ``torch.func`` transforms the loss sees wrapped tensors (one wrapper per
+    transform level), whose memory numpy cannot read ("Cannot access data pointer
+    of Tensor that doesn't have storage"); their values are those of the
+    innermost tensor.  The window is a constant of the step, so reading it there
+    is what autograd's ``detach`` does.  (Batched tensors of ``torch.vmap`` are
+    refused before: their innermost tensor holds every instance.)
+    """
+    values = tensor.detach()
+    if _functorch is not None:
+        while _functorch.is_functorch_wrapped_tensor(values):
+            values = _functorch.get_unwrapped(values)
+    return values
+
+
+def to_numpy(tensor):
+    """``tensor``'s detached values as a numpy array (the CPU memory shared)."""
+    values = plain(tensor)
+    if not (_functorch is not None and torch._C._are_functorch_transforms_active()):
+        return values.cpu().numpy()
+    # under torch.func every torch operation on any tensor, ``.numpy()``'s own
+    # included, returns a wrapped tensor; dlpack reads the plain one's memory
+    if values.device.type == "cpu":
+        return np.from_dlpack(values)
+    return np.asarray(values.tolist())
+
+
+def vmapped(tensor):
+    """Whether ``tensor`` is batched by ``torch.vmap`` at some transform level."""
+    if _functorch is None:
+        return False
+    while _functorch.is_functorch_wrapped_tensor(tensor):
+        if _functorch.is_batchedtensor(tensor):
+            return True
+        tensor = _functorch.get_unwrapped(tensor)
+    return False
+
 
 def window_borders(reference, j_alpha, j_beta):
     """``(top, bottom)``: the scores at positions ``j_alpha + 1`` and ``j_beta``
@@ -46,12 +88,12 @@ def window_borders(reference, j_alpha, j_beta):
     if reference.device.type != "cpu":
         return (torch.kthvalue(reference, r - j_alpha).values,
                 torch.kthvalue(reference, r - j_beta + 1).values)
-    values = reference.detach()
+    values = plain(reference)
     if values.dtype not in _NUMPY_DTYPES:
         values = values.float()         # bfloat16 (numpy has none): exact in float32
     # ascending positions of the j_beta-th and the (j_alpha + 1)-th highest
     low, high = r - j_beta, r - j_alpha - 1
-    kth = np.partition(values.numpy(), sorted({low, high}))
+    kth = np.partition(to_numpy(values), sorted({low, high}))
     return (torch.tensor(float(kth[high]), dtype=reference.dtype),
             torch.tensor(float(kth[low]), dtype=reference.dtype))
 
