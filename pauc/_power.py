@@ -35,7 +35,10 @@ case under the null and the alternative hypotheses.
 * Two paired ROC curves from data: ``Δ`` is the observed difference of AUCs,
   ``VA = n_cases (var_1 + var_2 - 2 cov)`` and ``V0 = n_cases (2 var_1 - 2 cov)``
   from DeLong's (co)variances, the first curve the reference; ``n_controls``
-  follows ``n_cases`` through ``κ`` (the data's ratio unless given).
+  follows ``n_cases`` through ``κ`` (the data's ratio unless given). For the
+  partial AUC (``metric="partial_auc"``) the (co)variances are the paired
+  stratified bootstrap's, as pROC's default for partial areas (random: pROC's
+  and pauc's agree within Monte Carlo error).
 
 All results equal pROC 1.18's ``power.roc.test`` (tests/test_inference_proc_47.py). A
 sample size is returned unrounded, as pROC does: round it up for a design.
@@ -49,6 +52,8 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 
+from ._clusters import bootstrap_of
+from ._inference import _check_common, _comparison_scale, _comparison_settings
 from ._obuchowski import auc_covariance
 from ._validation import check_binary_scores
 
@@ -257,7 +262,9 @@ def _check_binormal(binormal):
 
 def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, power=None,
                    kappa=None, alternative="two-sided", binormal=None, y_true=None,
-                   score_a=None, score_b=None, pos_label=None):
+                   score_a=None, score_b=None, metric="roc_auc", fpr_range=None,
+                   normalize="none", method=None, n_resamples=2000, random_state=None,
+                   pos_label=None):
     """Power, sample size or significance level of a test on the (partial) AUC.
 
     pROC's ``power.roc.test`` [1]_: exactly one of the quantities is left None
@@ -271,7 +278,9 @@ def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, p
       McClish's variances [3]_;
     * two paired ROC curves from data: ``power_roc_test(y_true=y,
       score_a=a, score_b=b, ...)``, DeLong's covariance [4]_ and the observed
-      difference of AUCs; ``n_cases`` defaults to the data's positives.
+      difference of AUCs, or with ``metric="partial_auc"`` the bootstrap's
+      covariance and difference of partial AUCs; ``n_cases`` defaults to the
+      data's positives.
 
     The formulas are in :mod:`pauc._power`.
 
@@ -301,6 +310,14 @@ def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, p
     y_true, score_a, score_b : arrays of shape (n_samples,), default=None
         Two curves from data (paired: the same rows); ``score_a`` is the
         reference curve of the null hypothesis.
+    metric, fpr_range, normalize, method : default "roc_auc", None, "none", None
+        Two curves from data: the compared metric, as in
+        :func:`pauc.metrics.compare_rankers` (``method`` "delong", the AUC's
+        default, or "bootstrap", the partial AUC's). pROC's ``partial.auc = c(1,
+        1 - β)`` is ``fpr_range=(0, β)`` with ``normalize="none"``, and with
+        ``partial.auc.correct = TRUE`` ``normalize="mcclish"``.
+    n_resamples, random_state
+        The bootstrap's (``method="bootstrap"``).
     pos_label : label, default=None
 
     Returns
@@ -348,6 +365,9 @@ def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, p
         raise ValueError("give binormal parameters or data (y_true, score_a, score_b), not both")
     if (data or binormal is not None) and auc is not None:
         raise ValueError("auc is for one ROC curve; two curves take binormal['delta'] or data")
+    if not data and (metric != "roc_auc" or fpr_range is not None or method is not None):
+        raise ValueError("metric, fpr_range and method are for two curves from data; "
+                         "binormal parameters take binormal['fpr_range']")
     if not data and binormal is None:
         return _one_curve(auc, n_cases, n_controls, sig_level, power,
                           1.0 if kappa is None else kappa, alternative)
@@ -356,9 +376,16 @@ def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, p
     if data:
         if y_true is None or score_a is None or score_b is None:
             raise ValueError("two curves from data need y_true, score_a and score_b")
-        delta, v0, va, data_cases, data_ratio = _from_data(y_true, score_a, score_b, pos_label)
+        method, alpha, beta = _comparison_settings(metric, method, fpr_range, normalize)
+        if method == "venkatraman":
+            raise ValueError("method must be 'delong' or 'bootstrap': the power is of a test "
+                             "on the (partial) AUC")
+        _, n_resamples = _check_common(0.95, n_resamples)
+        delta, v0, va, data_cases, data_ratio = _from_data(
+            y_true, score_a, score_b, pos_label, method,
+            _comparison_scale(metric, alpha, beta, normalize), alpha, beta, n_resamples,
+            random_state)
         ratio = data_ratio if kappa is None else kappa
-        method = "delong"
         if n_cases is None and (power is None or sig_level is None):
             n_cases = data_cases            # pROC: the data's cases unless solving for them
     else:
@@ -379,17 +406,26 @@ def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, p
                    delta=delta)
 
 
-def _from_data(y_true, score_a, score_b, pos_label):
-    """DeLong's ``(Δ, V0, VA)`` per case of two paired curves, and the data's cases and
-    controls-per-case."""
+def _from_data(y_true, score_a, score_b, pos_label, method, scale, alpha, beta, n_resamples,
+               random_state):
+    """``(Δ, V0, VA)`` per case of two paired curves (DeLong's covariance, or the paired
+    stratified bootstrap's of the scaled areas over FPR [alpha, beta]), and the data's
+    cases and controls-per-case."""
     is_pos, a, _, _ = check_binary_scores(y_true, score_a, pos_label=pos_label, exact_ranks=True)
     _, b, _, _ = check_binary_scores(y_true, score_b, pos_label=pos_label, exact_ranks=True)
-    (auc_a, auc_b), cov = auc_covariance(is_pos, [a, b])
+    if method == "delong":
+        (auc_a, auc_b), cov = auc_covariance(is_pos, [a, b])
+    else:
+        boot = bootstrap_of(is_pos, [a, b], beta)
+        auc_a, auc_b = scale(boot.observed(alpha, beta, 0.0))
+        areas = scale(boot.resample(n_resamples, random_state, alpha, beta, 0.0))
+        cov = np.cov(areas, rowvar=False)
     m = int(is_pos.sum())
     n = is_pos.shape[0] - m
     delta = float(auc_a - auc_b)
     if delta == 0:
-        raise ValueError("the two curves have the same AUC: no difference to power a test for")
+        raise ValueError("the two curves have the same (partial) AUC: no difference to "
+                         "power a test for")
     v0 = m * (2.0 * cov[0, 0] - 2.0 * cov[0, 1])
     va = m * (cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
     return delta, v0, va, float(m), n / m

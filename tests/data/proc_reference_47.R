@@ -232,6 +232,28 @@ for (i in 1:10) {
                                     auc = as.numeric(mc$auc))
 }
 
+# two paired ROC curves from data, partial AUC: pROC's bootstrap variance and covariance
+# (random: compared within Monte Carlo error); drawn last so that the values above do
+# not depend on this section
+power_paired_partial <- list()
+for (i in 1:3) {
+  d <- binormal_pair(sample(80:150, 1), sample(80:150, 1), 1.2, 0.7, 0.6, NA)
+  r1 <- roc01(d$y, d$a)
+  r2 <- roc01(d$y, d$b)
+  res <- list()
+  for (correct in c(FALSE)) {  # pROC refuses the power of corrected partial AUCs
+    for (args in list(list(), list(power = 0.9))) {
+      full <- c(list(r1, r2, reuse.auc = FALSE, partial.auc = c(1, 0.8),
+                     partial.auc.focus = "specificity", partial.auc.correct = correct,
+                     method = "bootstrap", boot.n = 4000, progress = "none"), args)
+      res[[length(res) + 1]] <- list(args = lapply(args, nul), correct = correct,
+                                     result = htest(do.call(power.roc.test, full)))
+    }
+  }
+  power_paired_partial[[i]] <- list(y = d$y, a = d$a, b = d$b, fpr_range = c(0, 0.2),
+                                    calls = res)
+}
+
 result <- list(pROC_version = as.character(packageVersion("pROC")),
                R_version = R.version.string,
                venkatraman_paired = venkatraman_paired,
@@ -240,6 +262,7 @@ result <- list(pROC_version = as.character(packageVersion("pROC")),
                venkatraman_unpaired_stat = venkatraman_unpaired_stat,
                power_one = power_one, power_params = power_params,
                power_paired = power_paired,
+               power_paired_partial = power_paired_partial,
                multiclass_univariate = multiclass_uni,
                multiclass_multivariate = multiclass_multi)
 here <- dirname(normalizePath(sub("--file=", "", grep("--file=", commandArgs(FALSE),
