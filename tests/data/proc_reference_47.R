@@ -6,12 +6,17 @@
 # Produced with pROC 1.18.0 (Debian bookworm's r-cran-proc 1.18.0-1+b1) on R 4.2.2.
 # Every case stores its inputs (labels and scores, or the numbers passed), so the tests
 # need no R. Inputs are random draws with the seed below, or the numeric examples of
-# pROC's own help pages (?power.roc.test); the aSAH data set is not copied.
+# pROC's own help pages (?power.roc.test, ?multiclass.roc); the aSAH data set is not
+# copied. jsonlite writes an empty argument list as [] and R's NULL as null.
 # pROC conventions: levels = c(0, 1) (controls = 0, cases = 1), direction = "<" (cases
 # score higher), pauc's "higher = positive".
 # Venkatraman's p-values are permutation p-values: random, so they are stored with their
-# number of permutations (boot.n) and compared within Monte Carlo error; the statistic E
-# is deterministic (ties.method = "first") and compared exactly.
+# number of permutations (boot.n) and compared within Monte Carlo error; the paired
+# statistic E is deterministic (ties.method = "first") and compared exactly, the unpaired
+# one is pROC's own discretisation (compared loosely). The power of a partial AUC from
+# data uses pROC's bootstrap variances (random, compared within Monte Carlo error).
+# Regenerating with this script reproduces the stored values exactly (same seed, same
+# order of draws).
 
 suppressPackageStartupMessages({
   library(pROC)
