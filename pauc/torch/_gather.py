@@ -8,7 +8,8 @@ so that autograd sends the global loss's gradient to this process's rows only.
 DDP then *averages* the parameter gradients over the ``W`` processes; the
 live rows carry ``W`` times their gradient (the value is unchanged), so that
 the average is the gradient of the global loss, as one process on the
-concatenated batch computes it.
+concatenated batch computes it.  The ``bce_weight`` mixture's cross-entropy is
+taken on the same gathered scores, so it too is the global batch's mean.
 """
 
 import torch
