@@ -9,8 +9,9 @@ g`` of those positions inside the window.  This is the rule of
 :mod:`pauc._loss._window` (the average over every order of the ties), so the
 loss depends on no row order and equals the boosting kernels' loss.
 
-Only the two borders are needed (two selections, O(r)), and the counts
-above and tied with each.  The positions are counted in a *reference*: the batch's own negatives (the
+Only the two borders are needed (selections, O(r) whatever the order of the
+scores), and the counts above and tied with each.  The positions are counted
+in a *reference*: the batch's own negatives (the
 exact window loss of the batch), or the batch's negatives together with a
 memory of recent negative scores (:class:`pauc.torch.NegativeMemory`), which
 places the window on more negatives than one batch holds.  The weights are
