@@ -42,6 +42,8 @@ the Bootstrap and Other Resampling Plans." SIAM, 1982.
 
 import numpy as np
 
+from ._reader_kernels import auc_group_values, auc_jackknife, expand, group_scores
+
 
 def auc_kernel():
     """``h(a, b, n)`` of the AUC: the share of negatives below, ties one half."""
@@ -99,34 +101,66 @@ def threshold_tpr_kernel(fpr):
     return h
 
 
-# Integer ratings spanning at most this many values (times the rows) are coded by
-# counting (O(K)); wider or non-integer scores by one argsort (O(K log K)).
-_COUNTING_SPAN = 4
+def kernel_scores(score):
+    """``score`` as the compiled kernels take it: int64 or float64, contiguous.
 
-
-def dense_codes(score):
-    """``(codes, n_values)``: each row's rank among the distinct scores (0 = lowest).
-
-    Reader ratings are integers on a short scale (1-5, 0-100): counting codes
-    them in O(K), without a sort; other scores pay one argsort.
+    The order and the ties are kept: booleans and integers become int64
+    (uint64 beyond 2**63 shifted by 2**63, which keeps the order), floats of
+    at most 64 bits float64 (exact); anything else (``longdouble``, objects) is
+    replaced by its rank among the distinct values.
     """
-    k = score.shape[0]
-    if score.dtype.kind in "iu":
-        low, high = int(score.min()), int(score.max())
-        if high - low <= _COUNTING_SPAN * k:
-            shifted = (score - low).astype(np.intp)
-            present = np.bincount(shifted, minlength=high - low + 1) > 0
-            rank = np.cumsum(present) - 1
-            return rank[shifted], int(rank[-1]) + 1
-    order = np.argsort(score)
-    ordered = score[order]
-    step = np.empty(k, dtype=np.intp)
-    step[0] = 0
-    step[1:] = ordered[1:] != ordered[:-1]
-    np.cumsum(step, out=step)
-    codes = np.empty(k, dtype=np.intp)
-    codes[order] = step
-    return codes, int(step[-1]) + 1
+    score = np.asarray(score)
+    kind, size = score.dtype.kind, score.dtype.itemsize
+    if kind == "u" and size == 8 and score.shape[0] and score.max() >= 2 ** 63:
+        return np.ascontiguousarray(score ^ np.uint64(2 ** 63)).view(np.int64)
+    if kind in "biu":
+        return np.ascontiguousarray(score, dtype=np.int64)
+    if kind == "f" and size <= 8:
+        return np.ascontiguousarray(score, dtype=np.float64)
+    return np.unique(score, return_inverse=True)[1].ravel().astype(np.int64)
+
+
+def _flags(is_pos):
+    """The classes as the uint8 array the kernels read (a view of a bool array)."""
+    return np.ascontiguousarray(is_pos, dtype=bool).view(np.uint8)
+
+
+def jackknife_into(is_pos, score, h, out, m=None):
+    """The figure of merit of ``score`` and its K leave-one-out values minus their mean,
+    written into ``out`` (float64, shape (K,)): one reader x modality of the jackknife.
+
+    The AUC takes one compiled pass (:func:`pauc._reader_kernels.auc_jackknife`:
+    no codes stored, no array pass in numpy); the other figures
+    :meth:`PlacedScores.leave_one_out`.
+
+    Parameters
+    ----------
+    is_pos : bool array of shape (K,)
+    score : array of shape (K,)
+    h : callable
+        A kernel of this module.
+    out : float64 array of shape (K,)
+    m : int, optional
+        The positives, when the caller has counted them.
+
+    Returns
+    -------
+    float
+        The figure of merit.
+    """
+    if getattr(h, "is_auc", False):
+        flags = _flags(is_pos)
+        m = int(np.count_nonzero(flags)) if m is None else m
+        n = flags.shape[0] - m
+        _check_classes(m, n)
+        return auc_jackknife(kernel_scores(score), flags, m, n, out, True)
+    return PlacedScores(is_pos, score).leave_one_out(h, out=out, center=True)[0]
+
+
+def _check_classes(m, n):
+    if m < 2 or n < 2:
+        raise ValueError(f"leaving one case out needs at least 2 positives and 2 "
+                         f"negatives (got {m} and {n})")
 
 
 class PlacedScores:
@@ -144,35 +178,50 @@ class PlacedScores:
     """
 
     def __init__(self, is_pos, score):
-        self.codes, n_values = dense_codes(score)
-        self.pos = np.bincount(self.codes, weights=is_pos, minlength=n_values)
-        self.neg = np.bincount(self.codes, minlength=n_values) - self.pos
-        self.m, self.n = int(round(self.pos.sum())), int(round(self.neg.sum()))
-        if self.m < 2 or self.n < 2:
-            raise ValueError(f"leaving one case out needs at least 2 positives and 2 "
-                             f"negatives (got {self.m} and {self.n})")
+        self.is_pos = np.ascontiguousarray(is_pos, dtype=bool)
+        self._flags = self.is_pos.view(np.uint8)
+        # integer ratings on a short scale are counted (O(K)), other scores sorted once
+        self.codes, self.pos, self.neg = group_scores(kernel_scores(score), self._flags)
+        self.m = int(np.count_nonzero(self._flags))
+        self.n = self.is_pos.shape[0] - self.m
+        _check_classes(self.m, self.n)
         self.above = self.n - np.cumsum(self.neg)
-        self.is_pos = is_pos
 
     def figure(self, h):
         """``(1/m) Σ_p h(a_p, b_p, n)``."""
         # sums, not np.dot: a BLAS dot of 10^5 may wait on threads of a busy machine
         return float((self.pos * h(self.above, self.neg, self.n)).sum()) / self.m
 
-    def leave_one_out(self, h):
-        """The figure of merit and its K leave-one-out values, in row order."""
+    def leave_one_out(self, h, out=None, center=False):
+        """The figure of merit and its K leave-one-out values, in row order.
+
+        Parameters
+        ----------
+        h : callable
+            A kernel of this module.
+        out : float64 array of shape (K,), optional
+            Receives the values (a new array when None).
+        center : bool, default=False
+            Subtract the values' mean (the jackknife's centring).
+
+        Returns
+        -------
+        figure : float
+        values : float64 array of shape (K,)
+            ``out``.
+        """
         a, b, counts, m, n = self.above, self.neg, self.pos, self.m, self.n
+        if out is None:
+            out = np.empty(self.codes.shape[0])
+        if getattr(h, "is_auc", False):
+            pos_out, neg_out = np.empty_like(counts), np.empty_like(counts)
+            figure = auc_group_values(counts, b, m, n, pos_out, neg_out)
+            expand(self.codes, self._flags, counts, b, pos_out, neg_out, out, center)
+            return figure, out
         h_full = h(a, b, n)
         total = float((counts * h_full).sum())
         # a positive out: the others keep their places among the same negatives
         pos_out = (total - h_full) / (m - 1)
-        if getattr(h, "is_auc", False):
-            # the AUC is also the mean over the negatives of their placements v01 (share
-            # of positives above, ties one half): a negative out takes its own term out
-            pos_above = m - np.cumsum(counts)
-            v01 = (pos_above + 0.5 * counts) / m
-            neg_out = (total / m * n - v01) / (n - 1)
-            return total / m, np.where(self.is_pos, pos_out[self.codes], neg_out[self.codes])
         # a negative out: values above it keep (a, b), those below lose one from a, its
         # own value one from b; all over n - 1 negatives
         above = counts * h(a, b, n - 1)
@@ -181,7 +230,10 @@ class PlacedScores:
         below_sum = np.cumsum(below) - below                    # values strictly below
         own = counts * h(a, np.maximum(b - 1.0, 0.0), n - 1)
         neg_out = (above_sum + below_sum + own) / m
-        return total / m, np.where(self.is_pos, pos_out[self.codes], neg_out[self.codes])
+        # each row its value, by its distinct value and class (one compiled pass)
+        expand(self.codes, self._flags, counts, b, np.ascontiguousarray(pos_out),
+               np.ascontiguousarray(neg_out), out, center)
+        return total / m, out
 
     def placement_values(self):
         """DeLong's placement values in row order: ``v10`` of the positives (share

@@ -66,12 +66,13 @@ from itertools import combinations
 
 import numpy as np
 from scipy import stats
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from ._delong import delong_covariance
 from ._inference import _check_confidence_level, normalized_area
 from ._leave_one_out import (PlacedScores, auc_kernel, interpolated_tpr_kernel,
-                             partial_area_kernel, threshold_tpr_kernel)
+                             jackknife_into, partial_area_kernel, threshold_tpr_kernel)
+from ._reader_kernels import arrange
 from ._p_adjust import adjust_pvalues, check_p_adjust
 from ._validation import _classes, check_binary_classes, check_fpr_range, check_int, check_rate
 
@@ -407,6 +408,10 @@ def _design(truth, rating, reader, modality, case, pos_label):
     if (truth.dtype.kind == "f" and not np.isfinite(truth).all()) or _missing(truth):
         raise ValueError("the truth column holds NaN, infinity or missing values")
     columns = ((modality, "modality"), (reader, "reader"), (case, "case"))
+    arranged = _arranged_design(truth, rating, columns, n_rows, pos_label)
+    if arranged is not None:
+        return arranged
+    # the checking path: says why a table is refused, takes any dtype
     cell, modalities, readers, cases = _cells(columns, n_rows, exact=False)
     t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
     if not _fills_every_cell(cell, t * r * k):
@@ -427,6 +432,51 @@ def _design(truth, rating, reader, modality, case, pos_label):
                          "truths: the truth is a property of the case, the same for every "
                          "reader and modality")
     is_pos = positive[0].copy()
+    return (is_pos, ratings.reshape(t, r, k), tuple(modalities.tolist()),
+            tuple(readers.tolist()), k)
+
+
+def _arranged_design(truth, rating, columns, n_rows, pos_label):
+    """The design of :func:`_design` read by one compiled pass
+    (:func:`pauc._reader_kernels.arrange`), or None when the table needs the
+    checking path: a refusal to explain, labels absent from a range of integers,
+    a truth column of labels.
+
+    Each column is read once, and a table already in cell order (modality, reader,
+    case), as tidy exports usually are, is used as it is: at 10^6 ratings the
+    per-cell index arrays of the checking path cost more than the analysis.
+    """
+    if truth.dtype.kind not in "biuf" or rating.dtype.kind not in "iuf":
+        return None
+    if rating.dtype.kind == "u" and rating.dtype.itemsize == 8:
+        return None                   # beyond int64: the checking path keeps them
+    if truth.dtype.kind == "f" and not np.isfinite(truth).all():
+        return None
+    (mod, modalities, mod_low), (rdr, readers, rdr_low), (case, cases, case_low) = [
+        (None, np.array([None]), 0) if values is None else _factorize(values, role, False)
+        for values, role in columns]
+    t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
+    if n_rows != t * r * k:
+        return None
+    rating = np.ascontiguousarray(rating, dtype=np.int64 if rating.dtype.kind in "iu"
+                                  else np.float64)
+    flags = truth.dtype.kind == "b"
+    truth = (np.ascontiguousarray(truth).view(np.uint8) if flags else np.ascontiguousarray(
+        truth, dtype=np.int64 if truth.dtype.kind in "iu" else np.float64))
+    case_truth = np.empty(k, dtype=truth.dtype)
+    # np.empty does not touch the pages: a table in cell order never writes them
+    out = np.empty(n_rows, dtype=rating.dtype)
+    codes = [None if values is None else np.ascontiguousarray(values, dtype=np.intp)
+             for values in (mod, rdr, case)]
+    status = arrange(codes[0], mod_low, codes[1], rdr_low, codes[2], case_low, r, k,
+                     rating, truth, out, case_truth)
+    if status < 0:
+        return None
+    ratings = rating if status == 0 else out
+    if flags:
+        case_truth = case_truth.view(bool)
+    pos_label = check_binary_classes(_classes(case_truth), pos_label)
+    is_pos = case_truth == pos_label
     return (is_pos, ratings.reshape(t, r, k), tuple(modalities.tolist()),
             tuple(readers.tolist()), k)
 
@@ -482,18 +532,21 @@ def _slope(scale):
 def _figures_and_covariance(is_pos, vectors, h, scale, covariance, n_resamples,
                             random_state):
     """The figures of merit of the score vectors and their case-sampling covariance."""
-    placed = [PlacedScores(is_pos, v) for v in vectors]
     k = is_pos.shape[0]
     if covariance == "jackknife":
-        figures, left_out = np.empty(len(placed)), np.empty((len(placed), k))
-        for u, p in enumerate(placed):
-            figures[u], left_out[u] = p.leave_one_out(h)
-        left_out -= left_out.mean(axis=1, keepdims=True)
+        figures, left_out = np.empty(len(vectors)), np.empty((len(vectors), k))
+        m = int(np.count_nonzero(is_pos))
+        for u, v in enumerate(vectors):
+            # each row of left_out: the K leave-one-out figures, centred
+            figures[u] = jackknife_into(is_pos, v, h, left_out[u], m)
         # a (t·r) x K by K x (t·r) product: one BLAS thread does it in milliseconds, while
         # threads that spin for a core on a busy machine can take a hundred times longer
-        with threadpool_limits(1, user_api="blas"):
+        with _one_blas_thread():
             cov = (k - 1) / k * (left_out @ left_out.T)
-    elif covariance == "delong":
+        slope = _slope(scale)
+        return scale(figures), cov * (slope * slope)
+    placed = [PlacedScores(is_pos, v) for v in vectors]
+    if covariance == "delong":
         figures = np.array([p.figure(h) for p in placed])
         v10, v01 = zip(*(p.placement_values() for p in placed))
         cov = delong_covariance(np.array(v10), np.array(v01))
@@ -502,6 +555,21 @@ def _figures_and_covariance(is_pos, vectors, h, scale, covariance, n_resamples,
         cov = _bootstrap_covariance(is_pos, placed, h, n_resamples, random_state)
     slope = _slope(scale)
     return scale(figures), cov * (slope * slope)
+
+
+_CONTROLLER = []
+
+
+def _one_blas_thread():
+    """A context in which BLAS runs on one thread.
+
+    ``threadpool_limits`` looks for the loaded libraries at every call (about
+    half a millisecond, a third of the one-reader AUC interval it is compared
+    with); the controller it builds is kept and only its limit set per call.
+    """
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
 
 
 def _bootstrap_covariance(is_pos, placed, h, n_resamples, random_state):
