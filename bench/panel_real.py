@@ -31,6 +31,7 @@ measured once and pauc's variants can be iterated on::
     python bench/panel_real.py run --methods peers
     python bench/panel_real.py run --methods gbm
     python bench/panel_real.py report --methods gbm catboost xgboost lightgbm lightgbm-es histgbc
+    python bench/panel_real.py margin --methods gbm --peer catboost --sets page-blocks0 car-good
 
 ``report`` prints mean +- standard deviation over the splits per (set, window)
 cell, the mean over the windows per set, and the number of cells and sets where
@@ -59,7 +60,10 @@ from _paths import DATA, PANEL_CACHE  # noqa: E402
 SMALL = ("page-blocks0", "winequality-red-4", "car-good", "kr-vs-k-zero-one_vs_draw",
          "abalone-17_vs_7-8-9-10",
          # the six sets of 25-55 positives added to the shared data later
-         "cm1", "yeast4", "yeast-1-2-8-9_vs_7", "winequality-white-3-9_vs_5", "spectf", "yeast5")
+         "cm1", "yeast4", "yeast-1-2-8-9_vs_7", "winequality-white-3-9_vs_5", "spectf", "yeast5",
+         # the six of issue 44: 17 small real sets in all
+         "wisconsin", "vowel0", "led7digit-0-2-4-5-6-7-8-9_vs_1", "winequality-white-3_vs_7",
+         "page-blocks-1-3_vs_4", "winequality-red-8_vs_6")
 FIXED = ("a9a", "reuters", "mc-issue", "hastie-imb")
 SETS = SMALL + FIXED
 N_SPLITS = 10
@@ -117,6 +121,9 @@ VARIANTS = {
                     "_seed_offset": 100},
     "gbm-k2-s200": {"_patch": {"pauc.boost._crossfit": {"LARGE_DATA_FOLDS": 2}},
                     "_seed_offset": 200},
+    # issue 44: the defaults before it (the "before" column), and after
+    "gbm-before44": {},
+    "gbm-44": {},
 }
 
 
@@ -344,6 +351,43 @@ def report(args):
     print("set mean - best peer: " + ", ".join(f"{k} {v:+.4f}" for k, v in set_gaps.items()))
 
 
+def margin(args):
+    """Issue 44's table: per set, the mean over the splits of (method - peer) test pAUC,
+    each split's figure the mean over the base windows, with its standard error over
+    the splits; the mean margin and the sets at or above -1 standard error."""
+    cache = Path(args.cache)
+    keys = [str(w) for w in BASE_WINDOWS]
+    print(f"{'set':<32} {'rows':>6} {'pos':>5} " + " ".join(
+        f"{m[:16] + ' - ' + args.peer[:8]:>28}" for m in args.methods))
+    gaps = {m: [] for m in args.methods}
+    for name in args.sets:
+        peer = _results(cache, name, args.peer)
+        row = []
+        for m in args.methods:
+            ours = _results(cache, name, m)
+            n = min(len(ours), len(peer))
+            if n == 0:
+                row.append(" " * 28)
+                continue
+            d = np.array([np.mean([ours[k]["pauc"][w] - peer[k]["pauc"][w] for w in keys])
+                          for k in range(n)])
+            se = d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+            gaps[m].append((d.mean(), se))
+            row.append(f"{d.mean():+.4f} +- {se:.4f} ({d.mean() / se if se > 0 else 0:+.1f} se)"
+                       .rjust(28))
+        if name in SMALL:
+            X, y = load_svmlight_file(str(DATA / f"{name}.svm.bz2"), zero_based=True)
+            size = f"{X.shape[0]:>6} {int((y > 0).sum()):>5}"
+        else:
+            size = f"{'':>6} {'':>5}"
+        print(f"{name[:32]:<32} {size} " + " ".join(row))
+    for m, g in gaps.items():
+        if g:
+            g = np.array(g)
+            print(f"{m}: mean margin {g[:, 0].mean():+.4f} over {len(g)} sets; at or above -1 se "
+                  f"on {int((g[:, 0] >= -g[:, 1]).sum())}, ahead on {int((g[:, 0] > 0).sum())}")
+
+
 def _rst_table(cache, sets, methods):
     """Per set: the mean over the windows of the test pAUC, mean +- std over the splits."""
     rows = []
@@ -374,7 +418,7 @@ def _rst_table(cache, sets, methods):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in ("run", "report"):
+    for command in ("run", "report", "margin"):
         p = sub.add_parser(command)
         p.add_argument("--cache", default=str(PANEL_CACHE))
         p.add_argument("--sets", nargs="+", default=list(SETS))
@@ -382,8 +426,9 @@ def main():
                        default=["peers"] if command == "run" else ["gbm", *PEERS])
         p.add_argument("--max-splits", type=int, default=0)
         p.add_argument("--rst", action="store_true", help="report: also an RST table")
+        p.add_argument("--peer", default="catboost", help="margin: the peer subtracted")
     args = parser.parse_args()
-    run(args) if args.command == "run" else report(args)
+    {"run": run, "report": report, "margin": margin}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -56,8 +56,11 @@ from ._oblivious_tree import Grower, HeldOut, Random, add_trees
 # sets the rounds)
 OBLIVIOUS_DEFAULTS = {"depth": 6, "learning_rate": 0.05, "l2_leaf_reg": 3.0,
                       "random_strength": 1.0, "bootstrap": "mvs", "subsample": 0.8,
-                      "bagging_temperature": 1.0, "border_count": 254, "score": "cosine"}
+                      "bagging_temperature": 1.0, "border_count": 254, "score": "cosine",
+                      "leaves": "sampled", "leaf_iterations": 1, "strength_decay": False}
 SCORES = ("cosine", "l2")
+# the rows of a leaf's Newton step: the bootstrap's weighted rows, or every row
+LEAVES = ("sampled", "all")
 MAX_BORDERS = 254
 # log-loss rounds grown per call of the kernel (without the GIL) between the
 # held-out checks of the stopping rule
@@ -214,6 +217,8 @@ class ObliviousSession:
         depth = int(params["depth"])
         if params["score"] not in SCORES:
             raise ValueError(f"score must be one of {SCORES}, got {params['score']!r}")
+        if params["leaves"] not in LEAVES:
+            raise ValueError(f"leaves must be one of {LEAVES}, got {params['leaves']!r}")
         if train.quantizer.border_count != int(params["border_count"]):
             raise ValueError(f"rows quantised with {train.quantizer.border_count} borders, "
                              f"the parameters ask for {params['border_count']}")
@@ -222,7 +227,8 @@ class ObliviousSession:
                              float(params["l2_leaf_reg"]), float(params["random_strength"]),
                              params["bootstrap"], float(params["subsample"]),
                              float(params["bagging_temperature"]), params["score"] == "cosine",
-                             Random(params["seed"]))
+                             Random(params["seed"]), params["leaves"] == "sampled",
+                             int(params["leaf_iterations"]), bool(params["strength_decay"]))
         self.booster = ObliviousBooster(train.quantizer, depth)
         self.scores = np.zeros(train.codes.shape[1])
         self.held_out = HeldOut(np.empty((train.codes.shape[0], 0), np.uint8) if valid is None

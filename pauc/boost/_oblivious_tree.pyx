@@ -432,6 +432,23 @@ cdef class Grower:
         bootstrap's ``n_rows`` uniforms (none when MVS keeps every row, or
         the temperature is 0), then ``offsets[-1]`` normals per level (none
         without random strength).
+    sampled_leaves : bool, default=True
+        Leaf values from the bootstrap's weighted rows (True), or from every
+        row with unit weight (False: CatBoost's way -- the bootstrap chooses
+        the tree's splits only).
+    leaf_iterations : int, default=1
+        Newton steps of a log-loss leaf value (:meth:`grow_logloss`): each
+        ``a <- a - G(a) / (H(a) + l2_leaf_reg)`` with ``G``, ``H`` the leaf's
+        log-loss derivatives at the scores plus ``a``, the leaf value then
+        ``learning_rate * a`` (CatBoost's default leaf estimation with its
+        automatic learning rate: 10 steps).  1: the one step of step 4, for
+        any loss.
+    strength_decay : bool, default=False
+        The random strength fades as the model grows: tree ``t`` (from 0)
+        draws its noise times ``1 / (1 + exp(t * learning_rate) / n_rows)``,
+        about 1 until ``t * learning_rate`` nears ``log(n_rows)``, then falling
+        (CatBoost's default ``random_score_type``): the early trees explore,
+        the late ones, which refine a fitted model, are not chosen by noise.
     """
 
     cdef const uint8_t[:, ::1] codes
@@ -440,16 +457,20 @@ cdef class Grower:
     cdef Py_ssize_t n_rows, n_features, n_borders, max_bins
     cdef int depth, n_leaves, bootstrap
     cdef double lr, l2, strength, subsample, temperature
-    cdef bint cosine
+    cdef bint cosine, sampled_leaves
+    cdef int leaf_iterations, n_trees
+    cdef bint strength_decay
     cdef Random rng
     cdef double[::1] weight, wg, grad, hess, g_hat, ordered, noise
-    cdef double[::1] hist, totals, NUM, DEN, leaf_g, leaf_h
+    cdef double[::1] hist, totals, NUM, DEN, leaf_g, leaf_h, leaf_a
     cdef int32_t[::1] leaf
 
     def __init__(self, const uint8_t[:, ::1] codes, const int32_t[::1] n_bins,
                  const int64_t[::1] offsets, int depth, double learning_rate,
                  double l2_leaf_reg, double random_strength, str bootstrap, double subsample,
-                 double bagging_temperature, bint cosine, Random rng):
+                 double bagging_temperature, bint cosine, Random rng,
+                 bint sampled_leaves=True, int leaf_iterations=1,
+                 bint strength_decay=False):
         if bootstrap not in BOOTSTRAP_CODES:
             raise ValueError(f"bootstrap must be one of {tuple(BOOTSTRAP_CODES)}, "
                              f"got {bootstrap!r}")
@@ -465,6 +486,12 @@ cdef class Grower:
         self.lr, self.l2, self.strength = learning_rate, l2_leaf_reg, random_strength
         self.bootstrap, self.subsample = BOOTSTRAP_CODES[bootstrap], subsample
         self.temperature, self.cosine, self.rng = bagging_temperature, cosine, rng
+        self.sampled_leaves = sampled_leaves
+        if leaf_iterations < 1:
+            raise ValueError(f"leaf_iterations must be >= 1, got {leaf_iterations}")
+        self.leaf_iterations = leaf_iterations
+        self.strength_decay, self.n_trees = strength_decay, 0
+        self.leaf_a = np.empty(self.n_leaves)
         self.weight, self.wg = np.empty(n), np.empty(n)
         self.grad, self.hess = np.empty(n), np.empty(n)
         self.g_hat, self.ordered = np.empty(n), np.empty(n)
@@ -509,7 +536,7 @@ cdef class Grower:
 
     cdef void _tree(self, const double *grad, const double *hess, double *scores,
                     int32_t *features, int32_t *borders, double *values,
-                    double *gains) noexcept nogil:
+                    double *gains, const double *y=NULL) noexcept nogil:
         """Steps 2-4 for the gradient ``grad`` and Hessian diagonal ``hess``: one
         tree, its leaf values added to ``scores``."""
         cdef Py_ssize_t i, k, n = self.n_rows
@@ -524,8 +551,12 @@ cdef class Grower:
             sd += grad[i] * grad[i]
             g_tot += self.wg[i]
             w_tot += self.weight[i]
-        # random strength: noise of standard deviation strength * RMS gradient
+        # random strength: noise of standard deviation strength * RMS gradient,
+        # fading with the model's length (strength_decay)
         sd = self.strength * sqrt(sd / n) if n > 0 else 0.0
+        if self.strength_decay and n > 0:
+            sd = sd / (1.0 + exp(self.n_trees * self.lr - log(<double> n)))
+        self.n_trees += 1
         before = g_tot * g_tot / (w_tot + self.l2)
         for d in range(self.depth):
             for k in range(self.n_borders):
@@ -543,17 +574,53 @@ cdef class Grower:
             features[d], borders[d] = f, b
             gains[d] = after - before if after > before else 0.0
             before = after
-        # step 4: a Newton step on every leaf, -lr sum w g / (sum w h + lambda)
+        # step 4: a Newton step on every leaf, -lr sum w g / (sum w h + lambda), the
+        # weights the bootstrap's (sampled_leaves) or 1 for every row: the bootstrap
+        # then only chooses the splits, and a leaf's value does not carry the
+        # variance of the 1 / p weights of the rows sampling kept
         for k in range(self.n_leaves):
             self.leaf_g[k] = 0.0
             self.leaf_h[k] = 0.0
-        for i in range(n):
-            self.leaf_g[self.leaf[i]] += self.wg[i]
-            self.leaf_h[self.leaf[i]] += self.weight[i] * hess[i]
-        for k in range(self.n_leaves):
-            values[k] = -self.lr * self.leaf_g[k] / (self.leaf_h[k] + self.l2)
+        if y != NULL and self.leaf_iterations > 1:
+            self._logloss_leaves(y, scores, values)
+        else:
+            if self.sampled_leaves:
+                for i in range(n):
+                    self.leaf_g[self.leaf[i]] += self.wg[i]
+                    self.leaf_h[self.leaf[i]] += self.weight[i] * hess[i]
+            else:
+                for i in range(n):
+                    self.leaf_g[self.leaf[i]] += grad[i]
+                    self.leaf_h[self.leaf[i]] += hess[i]
+            for k in range(self.n_leaves):
+                values[k] = -self.lr * self.leaf_g[k] / (self.leaf_h[k] + self.l2)
         for i in range(n):
             scores[i] += values[self.leaf[i]]
+
+    cdef void _logloss_leaves(self, const double *y, const double *scores,
+                              double *values) noexcept nogil:
+        """Step 4 for log-loss with ``leaf_iterations`` Newton steps per leaf
+        (class docstring): the l2 penalty damps each step (it is not in the
+        gradient), so the steps walk towards the leaf's unpenalised optimum."""
+        cdef Py_ssize_t i, n = self.n_rows
+        cdef int k, it
+        cdef double p, w
+        for k in range(self.n_leaves):
+            self.leaf_a[k] = 0.0
+        for it in range(self.leaf_iterations):
+            for k in range(self.n_leaves):
+                self.leaf_g[k] = 0.0
+                self.leaf_h[k] = 0.0
+            for i in range(n):
+                k = self.leaf[i]
+                w = self.weight[i] if self.sampled_leaves else 1.0
+                p = 1.0 / (1.0 + exp(-(scores[i] + self.leaf_a[k])))
+                self.leaf_g[k] += w * (p - y[i])
+                self.leaf_h[k] += w * p * (1.0 - p)
+            for k in range(self.n_leaves):
+                self.leaf_a[k] -= self.leaf_g[k] / (self.leaf_h[k] + self.l2)
+        for k in range(self.n_leaves):
+            values[k] = self.lr * self.leaf_a[k]
 
     def grow(self, const double[::1] grad, const double[::1] hess, double[::1] scores,
              int32_t[:, ::1] features, int32_t[:, ::1] borders, double[:, ::1] values,
@@ -591,7 +658,7 @@ cdef class Grower:
                     self.grad[i] = p - y[i]
                     self.hess[i] = p * (1.0 - p)
                 self._tree(&self.grad[0], &self.hess[0], &scores[0], &features[t, 0],
-                           &borders[t, 0], &values[t, 0], &gains[t, 0])
+                           &borders[t, 0], &values[t, 0], &gains[t, 0], &y[0])
                 held_out._add_tree(&features[t, 0], &borders[t, 0], &values[t, 0],
                                    self.depth, &losses[t], &criteria[t])
 

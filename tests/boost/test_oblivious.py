@@ -104,7 +104,8 @@ def _grower(codes, params, seed=0):
     return Grower(codes, n_bins, offsets, params["depth"], params["learning_rate"],
                   params["l2_leaf_reg"], params["random_strength"], params["bootstrap"],
                   params["subsample"], params["bagging_temperature"],
-                  params["score"] == "cosine", Random(seed)), n_bins, offsets
+                  params["score"] == "cosine", Random(seed), params["leaves"] == "sampled",
+                  params["leaf_iterations"], params["strength_decay"]), n_bins, offsets
 
 
 def test_mvs_weights_are_unbiased_and_keep_large_gradients():
@@ -140,10 +141,13 @@ def _libm(function, values):
     return np.array([function(v) for v in values])
 
 
-def reference_round(codes, n_bins, offsets, grad, hess, params, rng):
+def reference_round(codes, n_bins, offsets, grad, hess, params, rng, t=0, y=None,
+                    scores=None):
     """One round read off the module docstring of pauc.boost._oblivious, in numpy,
     drawing from ``rng`` in the Grower's order, summing in its order (left to
-    right): (features, borders, values, leaf)."""
+    right): (features, borders, values, leaf).  Round ``t`` (from 0) of log-loss
+    on labels ``y`` at ``scores`` for the options the kernel's docstring gives: the
+    strength's decay, leaves on every row, Newton steps per leaf."""
     n, depth, l2 = grad.shape[0], params["depth"], params["l2_leaf_reg"]
     if params["bootstrap"] == "bayesian":
         w = _libm(lambda u: math.pow(-math.log(1.0 - u), params["bagging_temperature"]),
@@ -160,6 +164,8 @@ def reference_round(codes, n_bins, offsets, grad, hess, params, rng):
             p = np.minimum(1.0, g_hat / mu)
             w = np.where(rng.uniform(n) < p, 1.0 / p, 0.0)
     sd = params["random_strength"] * math.sqrt(sum(g * g for g in grad) / n)
+    if params["strength_decay"]:
+        sd = sd / (1.0 + math.exp(t * params["learning_rate"] - math.log(n)))
     leaf = np.zeros(n, np.int32)
     features, borders = [], []
     for d in range(depth):
@@ -170,6 +176,16 @@ def reference_round(codes, n_bins, offsets, grad, hess, params, rng):
         leaf = (2 * leaf + (codes[f] > b)).astype(np.int32)
         features.append(f)
         borders.append(b)
+    if params["leaves"] == "all":
+        w = np.ones(n)
+    if params["leaf_iterations"] > 1:
+        # a <- a - G(a) / (H(a) + l2), the derivatives at scores + a, l2 not in G
+        a = np.zeros(1 << depth)
+        for _ in range(params["leaf_iterations"]):
+            p = 1.0 / (1.0 + _libm(math.exp, -(scores + a[leaf])))
+            a = a - (np.bincount(leaf, w * (p - y), 1 << depth)
+                     / (np.bincount(leaf, w * p * (1 - p), 1 << depth) + l2))
+        return features, borders, params["learning_rate"] * a, leaf
     G = np.bincount(leaf, w * grad, 1 << depth)
     H = np.bincount(leaf, w * hess, 1 << depth)
     return features, borders, -params["learning_rate"] * G / (H + l2), leaf
@@ -178,15 +194,18 @@ def reference_round(codes, n_bins, offsets, grad, hess, params, rng):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), n_rows=st.integers(5, 60), depth=st.integers(1, 4),
        bootstrap=st.sampled_from(["mvs", "bayesian", "none"]), score=st.sampled_from(["cosine", "l2"]),
-       strength=st.sampled_from([0.0, 1.0]))
-def test_grower_rounds_equal_the_numpy_reading(seed, n_rows, depth, bootstrap, score, strength):
+       strength=st.sampled_from([0.0, 1.0]), leaves=st.sampled_from(["sampled", "all"]),
+       leaf_iterations=st.sampled_from([1, 3, 10]), decay=st.booleans())
+def test_grower_rounds_equal_the_numpy_reading(seed, n_rows, depth, bootstrap, score, strength,
+                                               leaves, leaf_iterations, decay):
     """Five log-loss rounds of the GIL-free kernel (steps 1-4 in Cython) equal the
     numpy reading of the same round, drawing the same random numbers."""
     rng = np.random.default_rng(seed)
     codes = rng.integers(0, 6, size=(3, n_rows)).astype(np.uint8)
     y = (rng.random(n_rows) < 0.3).astype(np.float64)
     params = dict(OBLIVIOUS_DEFAULTS, depth=depth, bootstrap=bootstrap, score=score,
-                  random_strength=strength, learning_rate=0.3, subsample=0.6)
+                  random_strength=strength, learning_rate=0.3, subsample=0.6, leaves=leaves,
+                  leaf_iterations=leaf_iterations, strength_decay=decay)
     grower, n_bins, offsets = _grower(codes, params, seed)
     twin = Random(seed)
     codes_va = rng.integers(0, 6, size=(3, 7)).astype(np.uint8)
@@ -203,7 +222,7 @@ def test_grower_rounds_equal_the_numpy_reading(seed, n_rows, depth, bootstrap, s
     for t in range(k):
         p = 1.0 / (1.0 + _libm(math.exp, -want_scores))
         f, b, values, leaf = reference_round(codes, n_bins, offsets, p - y, p * (1 - p),
-                                             params, twin)
+                                             params, twin, t, y, want_scores)
         np.testing.assert_array_equal(out[0][t], f)
         np.testing.assert_array_equal(out[1][t], b)
         np.testing.assert_allclose(out[2][t], values, rtol=1e-10, atol=1e-14)
@@ -345,12 +364,14 @@ def test_few_positives_boost_the_reference_alone():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(900, 4))
     score = X[:, 0] + 0.5 * rng.normal(size=900)
+    # early stopping asked for: folds even below the rule (the fixed budget of
+    # "auto" is tested in test_gbm_fixed_budget.py)
     for n_pos, want in ((SELECTION_MIN_POSITIVES - 1, ["logloss-oblivious"]),
                         (SELECTION_MIN_POSITIVES, ["logloss-oblivious", "logloss", "exponential"])):
         y = np.zeros(900, dtype=int)
         y[np.argsort(-score)[:n_pos]] = 1
         model = GradientBoostingRanker((0.0, 0.2), n_estimators=20, n_iter_no_change=5,
-                                       random_state=0).fit(X, y)
+                                       early_stopping=True, random_state=0).fit(X, y)
         assert [c for c in model.cv_results_["candidate"]
                 if model.cv_results_["rounds"][model.cv_results_["candidate"].index(c)]] == want
 
