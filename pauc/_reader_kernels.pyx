@@ -150,6 +150,42 @@ def arrange(const Py_ssize_t[::1] modality, Py_ssize_t modality_low,
     return status
 
 
+def code_ranges(columns):
+    """``[(min, max), ...]`` of int64 columns of one length, read in one pass.
+
+    Parameters
+    ----------
+    columns : list of int64 arrays of shape (N,), N >= 1 (at most 3)
+
+    Returns
+    -------
+    list of (int, int)
+    """
+    cdef const int64_t[::1] a, b, c
+    cdef Py_ssize_t i, n = columns[0].shape[0], width = len(columns)
+    cdef int64_t lo0, hi0, lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0, v
+    a = columns[0]
+    b = columns[1] if width > 1 else columns[0]
+    c = columns[2] if width > 2 else columns[0]
+    lo0 = hi0 = a[0]
+    lo1 = hi1 = b[0]
+    lo2 = hi2 = c[0]
+    with nogil:
+        # one pass over the columns instead of two per column: the table is read from
+        # memory, and at millions of rows reading is the cost
+        for i in range(n):
+            v = a[i]
+            lo0 = v if v < lo0 else lo0
+            hi0 = v if v > hi0 else hi0
+            v = b[i]
+            lo1 = v if v < lo1 else lo1
+            hi1 = v if v > hi1 else hi1
+            v = c[i]
+            lo2 = v if v < lo2 else lo2
+            hi2 = v if v > hi2 else hi2
+    return [(lo0, hi0), (lo1, hi1), (lo2, hi2)][:width]
+
+
 # ---------------------------------------------------------------------------
 # One score vector in order.
 # ---------------------------------------------------------------------------
@@ -162,112 +198,99 @@ cdef enum:
 cdef inline uint64_t _double_key(double x) noexcept nogil:
     """An unsigned key ordered as the doubles (NaN excluded), -0.0 the key of 0.0."""
     cdef double y = x + 0.0           # -0.0 + 0.0 is +0.0: the two compare equal
-    cdef uint64_t bits
+    cdef uint64_t bits, flip
     memcpy(&bits, &y, 8)
-    if bits >> 63:
-        return ~bits                  # negatives: larger magnitude, smaller key
-    return bits | (<uint64_t>1 << 63)
+    # negatives (sign bit set) flip every bit: larger magnitude, smaller key; the
+    # others flip the sign bit only.  Without a branch: the signs of scores are a coin
+    # toss the processor would mispredict half the time.
+    flip = (<uint64_t>(-<int64_t>(bits >> 63))) | (<uint64_t>1 << 63)
+    return bits ^ flip
 
 
 cdef inline uint64_t _int_key(int64_t x) noexcept nogil:
     return (<uint64_t>x) ^ (<uint64_t>1 << 63)
 
 
-cdef inline void _sift(uint64_t* key, uint64_t* item, Py_ssize_t root,
-                       Py_ssize_t end) noexcept nogil:
+cdef inline void _sift(const rating_t[::1] score, uint64_t* item, uint64_t rows,
+                       Py_ssize_t root, Py_ssize_t end) noexcept nogil:
     cdef Py_ssize_t child
     while 2 * root + 1 < end:
         child = 2 * root + 1
-        if child + 1 < end and key[child] < key[child + 1]:
+        if child + 1 < end and (score[item[child] >> 1 & rows]
+                                < score[item[child + 1] >> 1 & rows]):
             child += 1
-        if key[root] >= key[child]:
+        if score[item[root] >> 1 & rows] >= score[item[child] >> 1 & rows]:
             return
-        key[root], key[child] = key[child], key[root]
         item[root], item[child] = item[child], item[root]
         root = child
 
 
-cdef void _sort_run(uint64_t* key, uint64_t* item, Py_ssize_t n) noexcept nogil:
-    """Sort ``key`` ascending carrying ``item``: insertion on short runs, else heapsort
-    (a run is the keys that agree in their high bits, nearly always a handful)."""
+cdef void _sort_run(const rating_t[::1] score, uint64_t* item, Py_ssize_t n,
+                    uint64_t rows) noexcept nogil:
+    """Sort the packed rows ``item`` by their scores (row ``item >> 1 & rows``):
+    insertion on short runs, else heapsort (a run is the rows whose keys agree in
+    their high bits, nearly always a handful)."""
     cdef Py_ssize_t i, j, end
-    cdef uint64_t k, w
+    cdef uint64_t w
     if n <= 16:
         for i in range(1, n):
-            k, w, j = key[i], item[i], i
-            while j > 0 and key[j - 1] > k:
-                key[j], item[j] = key[j - 1], item[j - 1]
+            w, j = item[i], i
+            while j > 0 and score[item[j - 1] >> 1 & rows] > score[w >> 1 & rows]:
+                item[j] = item[j - 1]
                 j -= 1
-            key[j], item[j] = k, w
+            item[j] = w
         return
     # heapsort: O(n log n) however many keys share their high bits
     for i in range(n // 2 - 1, -1, -1):
-        _sift(key, item, i, n)
+        _sift(score, item, rows, i, n)
     for end in range(n - 1, 0, -1):
-        key[0], key[end] = key[end], key[0]
         item[0], item[end] = item[end], item[0]
-        _sift(key, item, 0, end)
+        _sift(score, item, rows, 0, end)
 
 
-cdef tuple _sorted_rows(const rating_t[::1] score, const uint8_t[::1] is_pos):
-    """``(keys, packed, mask)``: each row's key, and the rows sorted by key.
+cdef uint64_t _sorted_rows(const rating_t[::1] score, const uint8_t[::1] is_pos,
+                           object packed) except? 0:
+    """Sort the rows by the high bits of their scores' keys into ``packed`` (uint64,
+    shape (K,)); returns ``mask``, the low bits (:func:`_run_end` finishes the sort).
 
     ``numpy.sort`` of 64-bit integers is vectorised (x86-simd-sort, Highway) and
-    several times faster than an argsort.  So each key gives up its low bits to
-    the row number and class, ``packed = high bits | row << 1 | is_pos``
-    (``mask`` the low bits), one sort orders the rows by the keys' high bits,
-    and the rows whose keys agree in those bits (tied scores, or doubles within
-    a relative 2**-(51 - log2 K) of each other) are then put in order by their
-    full keys.
+    more than twice as fast as an argsort of the doubles.  So each score's
+    order-preserving key gives up its low bits to the row number and class,
+    ``packed = high bits | row << 1 | is_pos``, and one sort orders the rows by
+    the keys' high bits.  The rows whose keys agree in those bits (tied scores,
+    or doubles within a relative 2**-(51 - log2 K) of each other) are put in
+    order by their scores as the walk meets them.
     """
-    cdef Py_ssize_t n = score.shape[0], i, j, e, run
+    cdef Py_ssize_t n = score.shape[0], i
     cdef int b = 1
-    cdef uint64_t mask, high, k
+    cdef uint64_t mask
+    cdef uint64_t[::1] order = packed
     while (<Py_ssize_t>1 << b) < n:
         b += 1
     mask = (<uint64_t>1 << (b + 1)) - 1
-    keys = np.empty(n, dtype=np.uint64)
-    packed = np.empty(n, dtype=np.uint64)
-    cdef uint64_t[::1] key = keys, order = packed
     with nogil:
         for i in range(n):
             if rating_t is double:
-                k = _double_key(score[i])
+                order[i] = (_double_key(score[i]) & ~mask) | (<uint64_t>i << 1) | is_pos[i]
             else:
-                k = _int_key(score[i])
-            key[i] = k
-            order[i] = (k & ~mask) | (<uint64_t>i << 1) | is_pos[i]
+                order[i] = (_int_key(score[i]) & ~mask) | (<uint64_t>i << 1) | is_pos[i]
     packed.sort()
-    cdef uint64_t* run_key = <uint64_t*>malloc(max(n, 1) * sizeof(uint64_t))
-    if run_key == NULL:
-        raise MemoryError()
-    with nogil:
-        i = 0
-        while i < n:
-            high = order[i] & ~mask
-            e = i + 1
-            while e < n and (order[e] & ~mask) == high:
-                e += 1
-            run = e - i
-            if run > 1:
-                for j in range(run):
-                    run_key[j] = key[order[i + j] >> 1 & (mask >> 1)]
-                for j in range(1, run):
-                    if run_key[j] != run_key[0]:
-                        _sort_run(run_key, &order[i], run)
-                        break
-            i = e
-    free(run_key)
-    return keys, packed, mask
+    return mask
 
 
-cdef inline bint _same_value(const uint64_t[::1] key, const uint64_t[::1] order,
-                             uint64_t mask, Py_ssize_t i) noexcept nogil:
-    """Rows ``order[i - 1]`` and ``order[i]`` score the same (high bits first: the full
-    keys, a random read, only when those agree)."""
-    if (order[i] ^ order[i - 1]) & ~mask:
-        return False
-    return key[order[i] >> 1 & (mask >> 1)] == key[order[i - 1] >> 1 & (mask >> 1)]
+cdef inline Py_ssize_t _run_end(const rating_t[::1] score, uint64_t[::1] order, Py_ssize_t i,
+                                Py_ssize_t n, uint64_t mask) noexcept nogil:
+    """The end of the run of rows from ``i`` whose keys agree in their high bits, the
+    run sorted by score."""
+    cdef Py_ssize_t e = i + 1, j
+    cdef uint64_t high = order[i] & ~mask, rows = mask >> 1
+    while e < n and (order[e] & ~mask) == high:
+        e += 1
+    for j in range(i + 1, e):
+        if score[order[j] >> 1 & rows] != score[order[i] >> 1 & rows]:
+            _sort_run(score, &order[i], e - i, rows)
+            break
+    return e
 
 
 cdef inline bint _counted(int64_t* low, uint64_t* span, const int64_t[::1] score) noexcept nogil:
@@ -304,9 +327,9 @@ def group_scores(const rating_t[::1] score, const uint8_t[::1] is_pos):
     pos, neg : float64 arrays of shape (G,)
         Positives and negatives at each distinct value.
     """
-    cdef Py_ssize_t n = score.shape[0], i, v, row, g = -1
+    cdef Py_ssize_t n = score.shape[0], i, j, e, v, g = -1
     cdef int64_t low = 0
-    cdef uint64_t span = 0, mask, p
+    cdef uint64_t span = 0, mask, p, rows
     cdef Py_ssize_t* all_count
     cdef Py_ssize_t* pos_count
     codes_array = np.empty(n, dtype=np.intp)
@@ -314,7 +337,7 @@ def group_scores(const rating_t[::1] score, const uint8_t[::1] is_pos):
     neg_array = np.zeros(n)
     cdef Py_ssize_t[::1] codes = codes_array
     cdef double[::1] pos = pos_array, neg = neg_array
-    cdef uint64_t[::1] key, order
+    cdef uint64_t[::1] order
     if rating_t is int64_t:
         if _counted(&low, &span, score):
             all_count = <Py_ssize_t*>calloc(span + 1, sizeof(Py_ssize_t))
@@ -340,18 +363,24 @@ def group_scores(const rating_t[::1] score, const uint8_t[::1] is_pos):
             free(all_count)
             free(pos_count)
             return codes_array, pos_array[:g + 1], neg_array[:g + 1]
-    keys, packed, mask = _sorted_rows(score, is_pos)
-    key, order = keys, packed
+    packed = np.empty(n, dtype=np.uint64)
+    mask = _sorted_rows(score, is_pos, packed)
+    order = packed
+    rows = mask >> 1
     with nogil:
-        for i in range(n):
-            if i == 0 or not _same_value(key, order, mask, i):
-                g += 1
-            p = order[i]
-            codes[p >> 1 & (mask >> 1)] = g
-            if p & 1:
-                pos[g] += 1.0
-            else:
-                neg[g] += 1.0
+        i = 0
+        while i < n:
+            e = _run_end(score, order, i, n, mask)
+            for j in range(i, e):
+                if j == i or score[order[j] >> 1 & rows] != score[order[j - 1] >> 1 & rows]:
+                    g += 1
+                p = order[j]
+                codes[p >> 1 & rows] = g
+                if p & 1:
+                    pos[g] += 1.0
+                else:
+                    neg[g] += 1.0
+            i = e
     return codes_array, pos_array[:g + 1], neg_array[:g + 1]
 
 
@@ -424,7 +453,7 @@ def auc_group_values(const double[::1] pos, const double[::1] neg, Py_ssize_t m,
 
 
 def auc_jackknife(const rating_t[::1] score, const uint8_t[::1] is_pos, Py_ssize_t m,
-                  Py_ssize_t n, double[::1] out, bint center):
+                  Py_ssize_t n, double[::1] out, bint center, work=None):
     """The AUC of one score vector and its K leave-one-out values, in one pass.
 
     :func:`group_scores`, :func:`auc_group_values` and :func:`expand` fused: the
@@ -444,19 +473,22 @@ def auc_jackknife(const rating_t[::1] score, const uint8_t[::1] is_pos, Py_ssize
     center : bool
         Subtract their mean, which is the AUC: the positives' values average to
         it (``Σ_p h_p = m AUC``), and so do the negatives' (``Σ_q v01_q = n AUC``).
+    work : uint64 array of shape (K,), optional
+        Room for the sort, reused over the vectors of a study (a new array's pages
+        are faulted in at every call).
 
     Returns
     -------
     float
         The AUC.
     """
-    cdef Py_ssize_t k = score.shape[0], i, s, e, v, row
+    cdef Py_ssize_t k = score.shape[0], i, s, e, e_run, v
     cdef int64_t low = 0
-    cdef uint64_t span = 0, mask, p
+    cdef uint64_t span = 0, mask, p, rows
     cdef double total = 0.0, carry = 0.0, cum_neg = 0.0, cum_pos = 0.0, scaled, auc
     cdef double pos_g, neg_g, h, v01, shift
     cdef double* table
-    cdef uint64_t[::1] key, order
+    cdef uint64_t[::1] order
     if rating_t is int64_t:
         if _counted(&low, &span, score):
             # per value: counts, then (h, v01), then the two leave-one-out values
@@ -488,25 +520,30 @@ def auc_jackknife(const rating_t[::1] score, const uint8_t[::1] is_pos, Py_ssize
                     out[i] = table[2 * <Py_ssize_t>(score[i] - low) + 1 - is_pos[i]]
             free(table)
             return auc
-    keys, packed, mask = _sorted_rows(score, is_pos)
-    key, order = keys, packed
+    if work is None or work.shape[0] != k:
+        work = np.empty(k, dtype=np.uint64)
+    mask = _sorted_rows(score, is_pos, work)
+    order = work
+    rows = mask >> 1
     with nogil:
         s = 0
         while s < k:
-            # the rows of one value: order[s:e]
-            pos_g = <double>(order[s] & 1)
-            e = s + 1
-            while e < k and _same_value(key, order, mask, e):
-                pos_g += <double>(order[e] & 1)
-                e += 1
-            neg_g = (e - s) - pos_g
-            h = _auc_h(neg_g, &cum_neg, n)
-            _neumaier(&total, &carry, pos_g * h)
-            v01 = _auc_v01(pos_g, &cum_pos, m)
-            for i in range(s, e):
-                p = order[i]
-                out[p >> 1 & (mask >> 1)] = h if p & 1 else v01
-            s = e
+            e_run = _run_end(score, order, s, k, mask)
+            while s < e_run:
+                # the rows of one value: order[s:e]
+                pos_g = <double>(order[s] & 1)
+                e = s + 1
+                while e < e_run and score[order[e] >> 1 & rows] == score[order[s] >> 1 & rows]:
+                    pos_g += <double>(order[e] & 1)
+                    e += 1
+                neg_g = (e - s) - pos_g
+                h = _auc_h(neg_g, &cum_neg, n)
+                _neumaier(&total, &carry, pos_g * h)
+                v01 = _auc_v01(pos_g, &cum_pos, m)
+                for i in range(s, e):
+                    p = order[i]
+                    out[p >> 1 & rows] = h if p & 1 else v01
+                s = e
         total += carry
         scaled = total / m * n
         auc = total / m

@@ -72,7 +72,7 @@ from ._delong import delong_covariance
 from ._inference import _check_confidence_level, normalized_area
 from ._leave_one_out import (PlacedScores, auc_kernel, interpolated_tpr_kernel,
                              jackknife_into, partial_area_kernel, threshold_tpr_kernel)
-from ._reader_kernels import arrange
+from ._reader_kernels import arrange, code_ranges
 from ._p_adjust import adjust_pvalues, check_p_adjust
 from ._validation import _classes, check_binary_classes, check_fpr_range, check_int, check_rate
 
@@ -452,9 +452,23 @@ def _arranged_design(truth, rating, columns, n_rows, pos_label):
         return None                   # beyond int64: the checking path keeps them
     if truth.dtype.kind == "f" and not np.isfinite(truth).all():
         return None
-    (mod, modalities, mod_low), (rdr, readers, rdr_low), (case, cases, case_low) = [
-        (None, np.array([None]), 0) if values is None else _factorize(values, role, False)
-        for values, role in columns]
+    # int64 labels (reader and case numbers): their ranges in one pass over the three
+    # columns, the labels the codes themselves (as _factorize(exact=False) codes them)
+    wide = [values for values, _ in columns
+            if values is not None and values.dtype == np.int64 and values.flags.c_contiguous]
+    ranges = dict(zip(map(id, wide), code_ranges(wide) if wide else ()))
+    coded = []
+    for values, role in columns:
+        if values is None:
+            coded.append((None, np.array([None]), 0))
+        elif id(values) in ranges:
+            low, high = ranges[id(values)]
+            if high - low > 4 * n_rows:
+                return None
+            coded.append((values, np.arange(low, high + 1), low))
+        else:
+            coded.append(_factorize(values, role, False))
+    (mod, modalities, mod_low), (rdr, readers, rdr_low), (case, cases, case_low) = coded
     t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
     if n_rows != t * r * k:
         return None
