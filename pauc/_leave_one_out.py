@@ -125,7 +125,7 @@ def _flags(is_pos):
     return np.ascontiguousarray(is_pos, dtype=bool).view(np.uint8)
 
 
-def jackknife_into(is_pos, score, h, out, m=None):
+def jackknife_into(is_pos, score, h, out, m=None, work=None):
     """The figure of merit of ``score`` and its K leave-one-out values minus their mean,
     written into ``out`` (float64, shape (K,)): one reader x modality of the jackknife.
 
@@ -142,6 +142,8 @@ def jackknife_into(is_pos, score, h, out, m=None):
     out : float64 array of shape (K,)
     m : int, optional
         The positives, when the caller has counted them.
+    work : uint64 array of shape (K,), optional
+        Room for the AUC's sort, reused by a caller with many vectors.
 
     Returns
     -------
@@ -153,7 +155,7 @@ def jackknife_into(is_pos, score, h, out, m=None):
         m = int(np.count_nonzero(flags)) if m is None else m
         n = flags.shape[0] - m
         _check_classes(m, n)
-        return auc_jackknife(kernel_scores(score), flags, m, n, out, True)
+        return auc_jackknife(kernel_scores(score), flags, m, n, out, True, work)
     return PlacedScores(is_pos, score).leave_one_out(h, out=out, center=True)[0]
 
 

@@ -15,13 +15,17 @@ index arrays of the table's size; here
   in cell order (as the usual tidy exports and the benchmark are) is used
   as it is, without a copy;
 * :func:`group_scores` codes a vector by its distinct values: integer ratings
-  on a short scale by counting (O(K)), other scores by an LSD radix sort of
-  their order-preserving 64-bit keys (six 11-bit passes, O(K); at 10^5 scores
-  about half of ``numpy.argsort``'s time, and a quarter of the package's
-  introsort, :mod:`pauc._sort`, whose strength is ties, not distinct doubles);
+  on a short scale by counting (O(K)), other scores by one ``numpy.sort`` of
+  64-bit integers packing each score's order-preserving key with its row
+  (vectorised; at 10^5 scores about 1.1 ms where ``numpy.argsort`` of the
+  doubles takes 2.7 ms and the package's introsort, :mod:`pauc._sort`, whose
+  strength is ties rather than distinct doubles, 11 ms);
+* :func:`auc_jackknife` does the AUC's whole leave-one-out in one pass per
+  vector, without storing the rows' codes;
 * :func:`auc_group_values` computes the AUC's leave-one-out values per
   distinct value (the formulas of :mod:`pauc._leave_one_out`), and
-  :func:`expand` writes each row's value, centred, into the jackknife matrix.
+  :func:`expand` writes each row's value (centred for the jackknife) for
+  :class:`~pauc._leave_one_out.PlacedScores`, whatever the figure.
 
 Every floating-point operation on a figure is the one the numpy version does
 (same formula, same order), except the sums over the groups, which are

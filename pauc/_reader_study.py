@@ -549,10 +549,10 @@ def _figures_and_covariance(is_pos, vectors, h, scale, covariance, n_resamples,
     k = is_pos.shape[0]
     if covariance == "jackknife":
         figures, left_out = np.empty(len(vectors)), np.empty((len(vectors), k))
-        m = int(np.count_nonzero(is_pos))
+        m, work = int(np.count_nonzero(is_pos)), np.empty(k, dtype=np.uint64)
         for u, v in enumerate(vectors):
             # each row of left_out: the K leave-one-out figures, centred
-            figures[u] = jackknife_into(is_pos, v, h, left_out[u], m)
+            figures[u] = jackknife_into(is_pos, v, h, left_out[u], m, work)
         # a (t·r) x K by K x (t·r) product: one BLAS thread does it in milliseconds, while
         # threads that spin for a core on a busy machine can take a hundred times longer
         with _one_blas_thread():

@@ -14,8 +14,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pauc._leave_one_out import (PlacedScores, auc_kernel, interpolated_tpr_kernel,
-                                 partial_area_kernel, threshold_tpr_kernel)
+                                 jackknife_into, kernel_scores, partial_area_kernel,
+                                 threshold_tpr_kernel)
+from pauc._reader_kernels import auc_jackknife
 from pauc.datasets import load_vandyke
 from pauc.metrics import compare_rankers, partial_auc, reader_study, roc_auc, tpr_at_fpr
 
@@ -277,6 +282,163 @@ def test_leave_one_out_equals_refits(seed):
         copies = np.repeat(np.arange(k), weights.astype(int))
         assert placed.weighted_figures(h, weights[None])[0] == pytest.approx(
             refit(truth[copies], score[copies]), abs=1e-12)
+
+
+# ---------------------------------------------------------------- the compiled kernels
+
+def _numpy_leave_one_out(truth, score, h, is_auc):
+    """The numpy leave-one-out the compiled kernels replaced: codes by an argsort, the
+    counts by bincount, the module's formulas on whole arrays."""
+    order = np.argsort(score, kind="stable")
+    ordered = score[order]
+    step = np.concatenate(([0], np.cumsum(ordered[1:] != ordered[:-1])))
+    codes = np.empty(score.shape[0], dtype=np.intp)
+    codes[order] = step
+    pos = np.bincount(codes, weights=truth, minlength=step[-1] + 1)
+    neg = np.bincount(codes, minlength=step[-1] + 1) - pos
+    m, n = int(round(pos.sum())), int(round(neg.sum()))
+    a = n - np.cumsum(neg)
+    h_full = h(a, neg, n)
+    total = float((pos * h_full).sum())
+    pos_out = (total - h_full) / (m - 1)
+    if is_auc:
+        v01 = (m - np.cumsum(pos) + 0.5 * pos) / m
+        neg_out = (total / m * n - v01) / (n - 1)
+    else:
+        above, below = pos * h(a, neg, n - 1), pos * h(np.maximum(a - 1.0, 0.0), neg, n - 1)
+        neg_out = (np.cumsum(above[::-1])[::-1] - above + np.cumsum(below) - below
+                   + pos * h(a, np.maximum(neg - 1.0, 0.0), n - 1)) / m
+    return (codes, pos, neg), total / m, np.where(truth, pos_out[codes], neg_out[codes])
+
+
+@st.composite
+def _labelled_ratings(draw, max_cases=60):
+    """Truth (two of each class at least) and ratings of one of the kernels' roads:
+    integers on a short scale (counted), integers far apart (sorted), doubles with
+    ties and signed zeros, doubles a few ulps apart (their keys' high bits agree)."""
+    k = draw(st.integers(4, max_cases))
+    truth = np.array(draw(st.lists(st.booleans(), min_size=k, max_size=k)))
+    truth[:2], truth[2:4] = True, False
+    kind = draw(st.sampled_from(["short", "wide", "ties", "ulps", "normal"]))
+    seed = draw(st.integers(0, 2 ** 32 - 1))
+    rng = np.random.default_rng(seed)
+    if kind == "short":
+        score = rng.integers(-3, 4, k)
+    elif kind == "wide":
+        score = rng.integers(-4, 5, k) * 2 ** 40 + rng.integers(0, 2, k)
+    elif kind == "ties":
+        score = rng.choice([-1.5, -0.0, 0.0, 0.25, 2.0], k)
+    elif kind == "ulps":
+        score = 1.0 + np.spacing(1.0) * rng.integers(0, max(2, k // 3), k)
+    else:
+        score = rng.normal(size=k) + truth
+    return truth, score
+
+
+def _kernels(rng):
+    alpha, beta = sorted(rng.random(2))
+    fpr = float(rng.random())
+    return [(auc_kernel(), True), (partial_area_kernel(alpha, beta), False),
+            (interpolated_tpr_kernel(fpr), False), (threshold_tpr_kernel(fpr), False)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_labelled_ratings(), st.integers(0, 2 ** 32 - 1))
+def test_compiled_kernels_equal_the_numpy_path(labelled, seed):
+    """Grouping, the fused AUC pass and the expansion of the other figures against
+    the numpy code they replaced, ties and signed zeros included."""
+    truth, score = labelled
+    placed = PlacedScores(truth, score)
+    flags = truth.view(np.uint8)
+    for h, is_auc in _kernels(np.random.default_rng(seed)):
+        (codes, pos, neg), value, expected = _numpy_leave_one_out(truth, score, h, is_auc)
+        np.testing.assert_array_equal(placed.codes, codes)
+        np.testing.assert_array_equal(placed.pos, pos)
+        np.testing.assert_array_equal(placed.neg, neg)
+        figure, left_out = placed.leave_one_out(h)
+        assert figure == pytest.approx(value, abs=1e-13)
+        np.testing.assert_allclose(left_out, expected, rtol=0, atol=1e-13)
+        centred = np.empty(truth.shape[0])
+        assert jackknife_into(truth, score, h, centred) == pytest.approx(value, abs=1e-13)
+        np.testing.assert_allclose(centred, expected - expected.mean(), rtol=0, atol=1e-13)
+        if is_auc:
+            fused = np.empty(truth.shape[0])
+            m = int(truth.sum())
+            assert auc_jackknife(kernel_scores(score), flags, m, truth.shape[0] - m, fused,
+                                 False) == pytest.approx(value, abs=1e-13)
+            np.testing.assert_allclose(fused, expected, rtol=0, atol=1e-13)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_labelled_ratings(max_cases=25))
+def test_fused_auc_jackknife_equals_refits(labelled):
+    truth, score = labelled
+    k = truth.shape[0]
+    refits = np.array([roc_auc(np.delete(truth, c), np.delete(score, c)) for c in range(k)])
+    centred = np.empty(k)
+    assert jackknife_into(truth, score, auc_kernel(), centred) == pytest.approx(
+        roc_auc(truth, score), abs=1e-13)
+    np.testing.assert_allclose(centred, refits - refits.mean(), rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize("k", [50, 3000])
+def test_scores_ulps_apart_are_ordered_by_their_full_keys(k):
+    """Doubles a few ulps apart share their keys' high bits: the sort leaves them to the
+    walk, by insertion (short runs) or heapsort (a run of thousands)."""
+    rng = np.random.default_rng(k)
+    truth = rng.random(k) < 0.5
+    truth[:2], truth[2:4] = True, False
+    score = 1.0 + np.spacing(1.0) * rng.permutation(k) // 2
+    (codes, pos, neg), value, expected = _numpy_leave_one_out(truth, score, auc_kernel(), True)
+    placed = PlacedScores(truth, score)
+    np.testing.assert_array_equal(placed.codes, codes)
+    out = np.empty(k)
+    m = int(truth.sum())
+    assert auc_jackknife(score, truth.view(np.uint8), m, k - m, out, False) == pytest.approx(
+        value, abs=1e-13)
+    np.testing.assert_allclose(out, expected, rtol=0, atol=1e-13)
+
+
+def test_kernel_scores_keep_order_and_ties():
+    big = np.array([2 ** 64 - 1, 0, 2 ** 63, 2 ** 63 - 1, 2 ** 63], dtype=np.uint64)
+    coded = kernel_scores(big)
+    assert coded.dtype == np.int64
+    np.testing.assert_array_equal(np.argsort(coded, kind="stable"),
+                                  np.argsort(big, kind="stable"))
+    assert coded[2] == coded[4]
+    assert kernel_scores(np.array([True, False])).dtype == np.int64
+    half = np.array([0.1, 0.2], dtype=np.float32)
+    np.testing.assert_array_equal(kernel_scores(half), half.astype(np.float64))
+
+
+def test_table_in_any_row_order_gives_the_same_study():
+    """The table in cell order is used without a copy; shuffled, string-labelled, with
+    boolean or float truths, or through the checking path, the study is the same."""
+    rng = np.random.default_rng(5)
+    truth, x = _correlated_ratings(rng, 80, 2, 3, ties=True)
+    data = _tidy(truth, x)
+    reference = reader_study(data)
+    from pauc._reader_study import _design
+    design = _design(data["truth"], data["rating"], data["reader"], data["modality"],
+                     data["case"], None)
+    assert np.shares_memory(design[1], data["rating"])
+    perm = rng.permutation(data["rating"].shape[0])
+    variants = [{k: v[perm] for k, v in data.items()},
+                {**data, "truth": data["truth"] == 1},
+                {**data, "truth": data["truth"].astype(float)},
+                {**data, "reader": np.array([f"r{j}" for j in data["reader"]])},
+                {**data, "rating": data["rating"].astype(np.int32)},
+                {**data, "case": data["case"].astype(np.int32) * 7 - 3}]
+    for variant in variants:
+        result = reader_study(variant)
+        np.testing.assert_allclose(result.covariance_matrix, reference.covariance_matrix,
+                                   rtol=0, atol=1e-15)
+        np.testing.assert_allclose(result.reader_estimates, reference.reader_estimates,
+                                   rtol=0, atol=1e-15)
+    one = {k: v[data["modality"] == 0] for k, v in data.items() if k != "modality"}
+    single = reader_study(one, modality=None)
+    np.testing.assert_allclose(single.reader_estimates, reference.reader_estimates[:1],
+                               rtol=0, atol=1e-15)
 
 
 def test_bootstrap_covariance_is_seeded_and_close_to_the_jackknife(vandyke):
