@@ -55,17 +55,34 @@ from ._threads import single_blas_thread
 # shrinks its gap by far more than 1 % per 100 iterations.
 _STALL_PATIENCE = 100
 _STALL_SHARE = 0.01
+# ... or when the gap still shrinks, but at the pace of its last _STALL_PATIENCE
+# iterations would not reach C tol within the solve's max_iter: the same fit
+# crawled by 2-3 % per 100 iterations (gap / C 1.7e-3 -> 1.3e-3 over 300
+# iterations, tol 1e-3), 395 iterations in one CCCP step here and 829 on another
+# machine (165-234 s), where the hundreds of cuts made every QP slow.  A
+# cutting-plane gap shrinks ever more slowly (like 1/t), so a straight line
+# through its last _STALL_PATIENCE iterations overstates the pace to come: a
+# solve this rule stops would not have met tol by max_iter either (barring the
+# sudden drop of a model that becomes exact, which a crawl does not announce).
 
 
 class _StallWatch:
     """Tracks the best primal-dual gap of a solve; :meth:`stalled` after
-    ``_STALL_PATIENCE`` iterations without a ``_STALL_SHARE`` decrease."""
+    ``_STALL_PATIENCE`` iterations without a ``_STALL_SHARE`` decrease, or, given
+    the gap to reach (``target``, ``C * tol``) and the iterations allowed
+    (``budget``), as soon as the pace of the last ``_STALL_PATIENCE`` iterations
+    would not reach it within them (``reason`` says which).  Called once per
+    iteration."""
 
-    def __init__(self):
+    def __init__(self, target=0.0, budget=np.inf):
+        self.target, self.budget = float(target), float(budget)
         self.best_primal, self.best_dual = np.inf, -np.inf
         self.mark, self.since = np.inf, 0
+        self.calls, self.recent = 0, []         # the best gaps of the last calls
+        self.reason = None
 
     def stalled(self, primal, dual):
+        self.calls += 1
         self.best_primal = min(self.best_primal, primal)
         self.best_dual = max(self.best_dual, dual)
         gap = self.best_primal - self.best_dual
@@ -73,7 +90,16 @@ class _StallWatch:
             self.mark, self.since = gap, 0
         else:
             self.since += 1
-        return self.since >= _STALL_PATIENCE
+        if self.since >= _STALL_PATIENCE:
+            self.reason = "no decrease"
+            return True
+        self.recent = (self.recent + [gap])[-(_STALL_PATIENCE + 1):] if np.isfinite(gap) else []
+        if len(self.recent) > _STALL_PATIENCE and gap > self.target:
+            pace = (self.recent[0] - gap) / _STALL_PATIENCE      # >= 0: best values only
+            if pace * (self.budget - self.calls) < gap - self.target:
+                self.reason = "pace"
+                return True
+        return False
 
 
 _HISTORY_FIELDS = ("violation", "xi", "primal", "dual", "n_cuts",
@@ -278,7 +304,7 @@ class CuttingPlaneSolver:
         self.n_iter_ = done
         if not done:
             self._print_header()
-        watch = _StallWatch()
+        watch = _StallWatch(self.C * self.tol, max_iter)
         for it in range(done + 1, done + max_iter + 1):
             self.n_iter_ = it
             cut = design.cut(w, problem)
@@ -297,7 +323,7 @@ class CuttingPlaneSolver:
                     _check_master_accuracy(primal, dual, self.C * self.tol, self.master.eps)
                 break
             if watch.stalled(primal, dual):
-                self.stalled_ = True
+                self.stalled_, self._stall = True, watch
                 break
 
             start = time.perf_counter()
@@ -422,7 +448,7 @@ class CuttingPlaneSolver:
         self.converged_ = self.stalled_ = False
         self.n_iter_ = 0
         self._print_header()
-        watch = _StallWatch()
+        watch = _StallWatch(C * self.tol, max_iter)
         w, J_c, predicted, lower, t_qp = c, None, None, -np.inf, 0.0
         best = None       # (J, w, scores) of the lowest J met: centre or null step
         first = c
@@ -480,7 +506,7 @@ class CuttingPlaneSolver:
                                  proximal=True)
                 break
             if watch.stalled(best[0], lower):
-                self.stalled_ = True
+                self.stalled_, self._stall = True, watch
                 break
         J_best, c, scores_c = best
         self.w_ = c
@@ -513,10 +539,14 @@ class CuttingPlaneSolver:
         if quiet:
             return
         if self.stalled_ and self.warn:
+            max_iter = self.max_iter if max_iter is None else max_iter
+            why = (f"did not shrink by {_STALL_SHARE:.0%} in the last {_STALL_PATIENCE}"
+                   if self._stall.reason == "no decrease" else
+                   f"shrank too slowly in the last {_STALL_PATIENCE} to reach tol within "
+                   f"max_iter={max_iter}")
             warnings.warn(
                 f"the cutting-plane method stopped after {self.n_iter_} iterations: its "
-                f"primal-dual gap did not shrink by {_STALL_SHARE:.0%} in the last "
-                f"{_STALL_PATIENCE} (last {measure} {violation:.3g} > tol={self.tol:g}), "
+                f"primal-dual gap {why} (last {measure} {violation:.3g} > tol={self.tol:g}), "
                 f"the master QP's solutions being too rough to close it "
                 f"({self.master.rough_solves} rough solves). Standardize the features "
                 "(e.g. StandardScaler) or decrease C",
