@@ -61,9 +61,9 @@ cdef inline bint _finite(double x) noexcept nogil:
 
 def arrange(const Py_ssize_t[::1] modality, Py_ssize_t modality_low,
             const Py_ssize_t[::1] reader, Py_ssize_t reader_low,
-            const Py_ssize_t[::1] case, Py_ssize_t case_low, Py_ssize_t r, Py_ssize_t k,
-            const rating_t[::1] rating, const truth_t[::1] truth,
-            rating_t[::1] out, truth_t[::1] case_truth):
+            const Py_ssize_t[::1] case, Py_ssize_t case_low, Py_ssize_t t, Py_ssize_t r,
+            Py_ssize_t k, const rating_t[::1] rating, const truth_t[::1] truth,
+            rating_t[::1] out, truth_t[::1] case_truth, bint guessed=False):
     """Place each row's rating in its cell of the modality x reader x case table.
 
     Parameters
@@ -72,22 +72,28 @@ def arrange(const Py_ssize_t[::1] modality, Py_ssize_t modality_low,
         Each row's codes; ``code - low`` is in ``[0, t)``, ``[0, r)``, ``[0, K)``
         (the caller takes ``low`` as the column's minimum and ``t, r, K`` from the
         range).  ``modality`` None: one modality.
-    r, k : int
-        Readers and cases; the caller has checked ``N == t·r·K``.
+    t, r, k : int
+        Modalities, readers and cases; the caller has checked ``N == t·r·K``.
     rating : int64 or float64 array of shape (N,)
     truth : int64, float64 or uint8 array of shape (N,)
     out : array of shape (N,), the rating's dtype
         Receives the ratings in cell order when the rows are not in that order.
     case_truth : array of shape (K,), the truth's dtype
         Receives each case's truth.
+    guessed : bool, default=False
+        The lows and ``t, r, K`` are the first and last rows' labels, not the
+        columns' ranges (a table in cell order starts at the smallest labels and
+        ends at the largest): only the rows in cell order are accepted, each code
+        checked to lie in its range (then the guess was the range).
 
     Returns
     -------
     int
         0: the rows are already in cell order (``out`` untouched: the rating
-        column is the table); 1: the ratings were placed in ``out``; -1: a
-        cell is empty or filled twice, a rating is not finite, or a case has
-        two truths (the caller's checking path says which).
+        column is the table); 1: the ratings were placed in ``out``; 2: not in
+        cell order and ``guessed`` (nothing placed); -1: a cell is empty or
+        filled twice, a rating is not finite, or a case has two truths (the
+        caller's checking path says which).
     """
     cdef Py_ssize_t n = rating.shape[0], i, c, j
     cdef bint has_modality = modality is not None
@@ -98,12 +104,16 @@ def arrange(const Py_ssize_t[::1] modality, Py_ssize_t modality_low,
         # the rows in cell order: nothing to move, only the checks
         for i in range(n):
             c = reader[i] - reader_low
+            j = case[i] - case_low
+            if guessed and (<size_t>c >= <size_t>r or <size_t>j >= <size_t>k or (
+                    has_modality and <size_t>(modality[i] - modality_low) >= <size_t>t)):
+                status = 2
+                break
             if has_modality:
                 c += (modality[i] - modality_low) * r
-            j = case[i] - case_low
             c = c * k + j
             if c != i:
-                status = 1
+                status = 2 if guessed else 1
                 break
             if rating_t is double:
                 if not _finite(rating[i]):
@@ -117,8 +127,8 @@ def arrange(const Py_ssize_t[::1] modality, Py_ssize_t modality_low,
         for j in range(k):
             case_truth[j] = truth[j]
         return 0
-    if status < 0:
-        return -1
+    if status != 1:
+        return status
     seen = <uint8_t*>calloc(n, 1)
     case_seen = <uint8_t*>calloc(k, 1)
     if seen == NULL or case_seen == NULL:
@@ -490,7 +500,8 @@ def auc_jackknife(const rating_t[::1] score, const uint8_t[::1] is_pos, Py_ssize
     cdef int64_t low = 0
     cdef uint64_t span = 0, mask, p, rows
     cdef double total = 0.0, carry = 0.0, cum_neg = 0.0, cum_pos = 0.0, scaled, auc
-    cdef double pos_g, neg_g, h, v01, shift
+    cdef double pos_g, neg_g, h, v01, shift, m_less, n_less
+    cdef uint8_t c
     cdef double* table
     cdef uint64_t[::1] order
     if rating_t is int64_t:
@@ -552,11 +563,13 @@ def auc_jackknife(const rating_t[::1] score, const uint8_t[::1] is_pos, Py_ssize
         scaled = total / m * n
         auc = total / m
         shift = auc if center else 0.0
+        # a positive: (Σ h - h) / (m - 1); a negative: (n AUC - v01) / (n - 1).  Selects,
+        # not a branch: the classes come in no order the processor could predict, and
+        # without one the compiler vectorises the division
+        m_less, n_less = <double>(m - 1), <double>(n - 1)
         for i in range(k):
-            if is_pos[i]:
-                out[i] = (total - out[i]) / (m - 1) - shift
-            else:
-                out[i] = (scaled - out[i]) / (n - 1) - shift
+            c = is_pos[i]
+            out[i] = ((total if c else scaled) - out[i]) / (m_less if c else n_less) - shift
     return auc
 
 

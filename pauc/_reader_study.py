@@ -452,40 +452,78 @@ def _arranged_design(truth, rating, columns, n_rows, pos_label):
         return None                   # beyond int64: the checking path keeps them
     if truth.dtype.kind == "f" and not np.isfinite(truth).all():
         return None
-    # int64 labels (reader and case numbers): their ranges in one pass over the three
-    # columns, the labels the codes themselves (as _factorize(exact=False) codes them)
-    wide = [values for values, _ in columns
-            if values is not None and values.dtype == np.int64 and values.flags.c_contiguous]
-    ranges = dict(zip(map(id, wide), code_ranges(wide) if wide else ()))
-    coded = []
-    for values, role in columns:
-        if values is None:
-            coded.append((None, np.array([None]), 0))
-        elif id(values) in ranges:
-            low, high = ranges[id(values)]
-            if high - low > 4 * n_rows:
-                return None
-            coded.append((values, np.arange(low, high + 1), low))
-        else:
-            coded.append(_factorize(values, role, False))
-    (mod, modalities, mod_low), (rdr, readers, rdr_low), (case, cases, case_low) = coded
-    t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
-    if n_rows != t * r * k:
-        return None
     rating = np.ascontiguousarray(rating, dtype=np.int64 if rating.dtype.kind in "iu"
                                   else np.float64)
     flags = truth.dtype.kind == "b"
     truth = (np.ascontiguousarray(truth).view(np.uint8) if flags else np.ascontiguousarray(
         truth, dtype=np.int64 if truth.dtype.kind in "iu" else np.float64))
+    # int64 labels (reader and case numbers) are their own codes, their range the labels
+    # (as _factorize(exact=False) codes them)
+    wide = [values for values, _ in columns
+            if values is not None and values.dtype == np.int64 and values.flags.c_contiguous]
+    if len(wide) == sum(values is not None for values, _ in columns):
+        # a table in cell order starts at the smallest labels and ends at the largest:
+        # one pass tries those ranges (and checks them), no pass looks for them
+        ranges = [None if values is None else (int(values[0]), int(values[-1]))
+                  for values, _ in columns]
+        arranged = _arrange(columns, ranges, n_rows, rating, truth, True)
+        if arranged is not None and arranged[0] == 0:
+            return _designed(arranged, rating, flags, pos_label)
+        # anything else (another order, a refusal to explain) is read with the ranges
+    ranges = code_ranges(wide) if wide else ()
+    ranges = dict(zip(map(id, wide), ranges))
+    coded = []
+    for values, role in columns:
+        if values is None or id(values) in ranges:
+            coded.append(ranges.get(id(values)))
+        else:
+            codes, labels, low = _factorize(values, role, False)
+            coded.append((codes, labels, low))
+    return _designed(_arrange(columns, coded, n_rows, rating, truth, False), rating, flags,
+                     pos_label)
+
+
+def _arrange(columns, ranges, n_rows, rating, truth, guessed):
+    """:func:`pauc._reader_kernels.arrange` on the columns: ``(status, ratings, case
+    truths, labels)``, or None when the table needs the checking path; ``ranges``
+    holds per column ``(low, high)`` of int64 labels, ``(codes, labels, low)`` of
+    others, or None (no modality column)."""
+    codes, lows, labels = [], [], []
+    for (values, _), coded in zip(columns, ranges):
+        if values is None:
+            codes.append(None)
+            lows.append(0)
+            labels.append(np.array([None]))
+        elif len(coded) == 2:
+            low, high = coded
+            if not 0 <= high - low <= 4 * n_rows:
+                return None
+            codes.append(values)
+            lows.append(low)
+            labels.append(np.arange(low, high + 1))
+        else:
+            codes.append(np.ascontiguousarray(coded[0], dtype=np.intp))
+            lows.append(coded[2])
+            labels.append(coded[1])
+    t, r, k = (x.shape[0] for x in labels)
+    if n_rows != t * r * k:
+        return None
     case_truth = np.empty(k, dtype=truth.dtype)
     # np.empty does not touch the pages: a table in cell order never writes them
     out = np.empty(n_rows, dtype=rating.dtype)
-    codes = [None if values is None else np.ascontiguousarray(values, dtype=np.intp)
-             for values in (mod, rdr, case)]
-    status = arrange(codes[0], mod_low, codes[1], rdr_low, codes[2], case_low, r, k,
-                     rating, truth, out, case_truth)
+    status = arrange(codes[0], lows[0], codes[1], lows[1], codes[2], lows[2], t, r, k,
+                     rating, truth, out, case_truth, guessed)
     if status < 0:
         return None
+    return status, out, case_truth, labels
+
+
+def _designed(arranged, rating, flags, pos_label):
+    """The return value of :func:`_design` from :func:`_arrange`'s (None: None)."""
+    if arranged is None:
+        return None
+    status, out, case_truth, (modalities, readers, cases) = arranged
+    t, r, k = modalities.shape[0], readers.shape[0], cases.shape[0]
     ratings = rating if status == 0 else out
     if flags:
         case_truth = case_truth.view(bool)
