@@ -423,7 +423,13 @@ def test_table_in_any_row_order_gives_the_same_study():
                      data["case"], None)
     assert np.shares_memory(design[1], data["rating"])
     perm = rng.permutation(data["rating"].shape[0])
+    # the first and last rows swapped: their labels are no longer the ranges; two rows
+    # swapped in the middle: the pass finds them out of order after half the table
+    ends, middle = np.arange(perm.shape[0]), np.arange(perm.shape[0])
+    ends[[0, -1]], middle[[300, 301]] = ends[[-1, 0]], middle[[301, 300]]
     variants = [{k: v[perm] for k, v in data.items()},
+                {k: v[ends] for k, v in data.items()},
+                {k: v[middle] for k, v in data.items()},
                 {**data, "truth": data["truth"] == 1},
                 {**data, "truth": data["truth"].astype(float)},
                 {**data, "reader": np.array([f"r{j}" for j in data["reader"]])},
