@@ -543,6 +543,18 @@ def auc_jackknife(const rating_t[::1] score, const uint8_t[::1] is_pos, Py_ssize
     with nogil:
         s = 0
         while s < k:
+            p = order[s]
+            if s + 1 == k or (order[s + 1] ^ p) & ~mask:
+                # a value of one row (continuous scores: nearly all), the general
+                # path's arithmetic without its loops
+                pos_g = <double>(p & 1)
+                neg_g = 1.0 - pos_g
+                h = _auc_h(neg_g, &cum_neg, n)
+                _neumaier(&total, &carry, pos_g * h)
+                v01 = _auc_v01(pos_g, &cum_pos, m)
+                out[p >> 1 & rows] = h if p & 1 else v01
+                s += 1
+                continue
             e_run = _run_end(score, order, s, k, mask)
             while s < e_run:
                 # the rows of one value: order[s:e]
