@@ -226,12 +226,31 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     cv_results_ : dict of str -> list
-        One entry per candidate (boosted ones first, then the blends):
-        ``"candidate"`` (name), ``"oof_score"`` (pooled out-of-fold criterion),
-        ``"oof_std_error"`` (its standard deviation over the bootstrap
-        resamples), ``"win_share"`` (share of resamples on which it beat the
-        reference), ``"rounds"`` (kept rounds per fold; None for blends),
-        ``"weights"`` (dict of boosted candidate -> weight), ``"selected"``.
+        One entry per candidate: the race's survivors (boosted ones first,
+        then the blends formed from them), then the candidates the race
+        dropped, in pool order.  Keys:
+
+        * ``"candidate"``: the name;
+        * ``"oof_score"``: the pooled out-of-fold criterion (NaN for a dropped
+          candidate: it has no held-out scores on every fold);
+        * ``"oof_std_error"``: its standard deviation over the bootstrap
+          resamples (NaN when dropped);
+        * ``"win_share"``: the share of resamples on which it beat the
+          reference (NaN when dropped);
+        * ``"rounds"``: the kept rounds per fold (None for blends and dropped
+          candidates);
+        * ``"boosted_rounds"``: the rounds boosted per fold, kept or not (0 on
+          a fold the race never started it on; None for blends);
+        * ``"capped_folds"``: the folds that reached the round cap without
+          their stopping rule ending them (None for blends; every fold of
+          ``"logloss-fixed"``, which does not stop);
+        * ``"dropped"``: why and when the race dropped it (``"behind <leader>
+          by <gap> (<z> se) at fold <k>, round <r>"`` or ``"copy of
+          <candidate> (...)"``), None for the others;
+        * ``"weights"``: dict of boosted candidate -> weight (empty when
+          dropped);
+        * ``"selected"``: whether it is the kept one.
+
         Empty without early stopping.
     selected_ : str
         The kept candidate (a boosted one, ``"blend"`` or ``"ensemble"``).
@@ -414,11 +433,27 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         trainer, shape, varying = self._trainer(X, y, sample_weight)
         fitted = fit_plan(self._plan(trainer, fpr_range, shape, varying), trainer)
         self._publish(fitted)
+        if varying and not self.feature_importances_.any():
+            self._warn_constant(trainer)
         operating = self.operating_fpr
         if operating is None:
             operating = fpr_range[1] if fpr_range[1] < 1.0 else None
         self.threshold_ = trainer.threshold(fitted.model, operating)
         return self
+
+    def _warn_constant(self, trainer):
+        """The kept model split nothing though features vary: say why (the rows a
+        leaf needs, against the rows a fold trains on)."""
+        n_rows = sum(trainer.counts)
+        k = max(1, self.n_splits_)
+        per_fold = n_rows * (k - 1) // k if k > 1 else n_rows
+        warnings.warn(
+            f"{type(self).__name__}: the kept model ({self.best_loss_}) grew no split, so "
+            f"its scores are constant: a leaf needs min_child_samples="
+            f"{self.min_child_samples} rows and "
+            + (f"each of the {k} folds trains on about {per_fold} of the {n_rows} rows"
+               if k > 1 else f"the fit has {n_rows} rows")
+            + "; lower min_child_samples, or use loss='auto'", UserWarning)
 
     def _trainer(self, X, y, sample_weight):
         """The trainer of the rows (:class:`pauc.boost._fit.Trainer`), with the one

@@ -394,3 +394,24 @@ def test_threshold_predicts_each_fold_model_only_on_the_rows_it_trained_on(monke
     monkeypatch.setattr(_local_trainer.LocalTrainer, "threshold", threshold)
     model.fit(X, y)
     assert predicted == [X.shape[0] - n for n in trainer["held_out"]]
+
+
+def test_a_model_that_splits_nothing_says_why():
+    """A named LightGBM loss on 30 rows: no leaf can hold min_child_samples=20 of a
+    fold's 24 training rows, so no tree splits -- a constant model, with a warning
+    that names the rows (it was silent, issue 46); with smaller leaves it ranks."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    y = (rng.random(30) < 0.3).astype(int)
+    X[y == 1] += 1.0
+    for loss in ("logloss", "exponential"):
+        with pytest.warns(UserWarning, match=r"grew no split.*min_child_samples=20 rows and "
+                                             r"each of the 5 folds trains on about 24 of "
+                                             r"the 30 rows"):
+            model = GradientBoostingRanker((0.0, 0.2), loss=loss, random_state=0).fit(X, y)
+        assert np.unique(model.decision_function(X)).size == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = GradientBoostingRanker((0.0, 0.2), loss="logloss", min_child_samples=3,
+                                       random_state=0).fit(X, y)
+    assert np.unique(model.decision_function(X)).size > 1
