@@ -6,14 +6,21 @@ splits, mean test pAUC over the windows [0, 0.05], [0, 0.1], [0.02, 0.05]):
 * ``catboost``: ``CatBoostClassifier()`` (one thread) and one parameter changed
   per column;
 * ``oblivious``: pauc's oblivious-tree booster (:mod:`pauc.boost._oblivious`,
-  1000 rounds at CatBoost's learning rate for these sizes, about 0.011, no early
-  stopping, like CatBoost's defaults) and one ingredient changed per column.
+  1000 rounds at CatBoost's learning rate for the training rows,
+  :func:`pauc.boost._candidates.fixed_learning_rate`, no early stopping, like
+  CatBoost's defaults) and one ingredient changed per column; ``catboost``
+  is CatBoost's whole recipe (each leaf 10 damped Newton steps on every row, the
+  random strength fading with the model's length: the trees of
+  ``CatBoostClassifier(bootstrap_type="No", random_strength=0)`` to 1e-14 with
+  the same two switched off), ``fixed`` the candidate ``"logloss-fixed"``.
 
 ::
 
     python bench/catboost_ablation.py catboost winequality-red-4 car-good
     python bench/catboost_ablation.py oblivious winequality-red-4 car-good
     python bench/catboost_ablation.py oblivious car-good --columns defaults l2-0.3 l2-0.03
+    python bench/catboost_ablation.py oblivious car-good yeast4 --columns defaults \
+        leaves-all newton-10 strength-decay catboost
 """
 
 import argparse
@@ -54,6 +61,13 @@ OBLIVIOUS = {
     "no-bootstrap": {"bootstrap": "none"},
     "l2-0.3": {"l2_leaf_reg": 0.3},
     "l2-0.03": {"l2_leaf_reg": 0.03},
+    # CatBoost's ingredients (issue 44), one at a time and together
+    "leaves-all": {"leaves": "all"},
+    "newton-10": {"leaf_iterations": 10},
+    "strength-decay": {"strength_decay": True},
+    "catboost": {"leaves": "all", "leaf_iterations": 10, "strength_decay": True},
+    "catboost-3-steps": {"leaves": "all", "leaf_iterations": 3, "strength_decay": True},
+    "catboost-no-noise": {"leaves": "all", "leaf_iterations": 10, "random_strength": 0.0},
 }
 
 
@@ -65,8 +79,9 @@ def catboost_scores(config, X, y, Xt, seed):
 
 
 def oblivious_scores(config, X, y, Xt, seed):
+    from pauc.boost._candidates import fixed_learning_rate
     from pauc.boost._oblivious import OBLIVIOUS_DEFAULTS, boost
-    params = dict(OBLIVIOUS_DEFAULTS, learning_rate=0.011, seed=seed)
+    params = dict(OBLIVIOUS_DEFAULTS, learning_rate=fixed_learning_rate(X.shape[0]), seed=seed)
     params.update(config)
     return boost(params, "logloss", (0.0, 0.1), 1000, X, y.astype(bool)).predict(Xt)
 

@@ -127,6 +127,22 @@ VARIANTS = {
 }
 
 
+def _reference_trees(**config):
+    """A patch: the small-data reference's oblivious trees with ``config``."""
+    from pauc.boost import _candidates
+    import dataclasses
+    reference = _candidates.SMALL_DATA[0]
+    pool = ((dataclasses.replace(reference, config=dict(reference.config, **config)),)
+            + _candidates.SMALL_DATA[1:])
+    return {"pauc.boost._candidates": {"SMALL_DATA": pool}}
+
+
+# issue 44: the stopped reference grown as CatBoost grows its trees (10 Newton steps
+# per leaf on every row, the random strength fading), L2 3
+VARIANTS["gbm-44cb"] = {"_patch": _reference_trees(leaves="all", leaf_iterations=10,
+                                                   strength_decay=True, l2_leaf_reg=3.0)}
+
+
 def _oblivious_learning_rate(rate):
     """A patch: the small-data pool with the oblivious reference at ``rate``."""
     from pauc.boost import _candidates

@@ -134,9 +134,16 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         candidate of highest pooled out-of-fold criterion is kept, provided it
         also beats the reference on at least 84 % of 100 paired bootstrap
         resamples (``SELECTION_CONFIDENCE``); else the reference.  With fewer
-        than 100 training positives the reference is boosted alone
+        than 100 training positives
         (``pauc.boost._candidates.SELECTION_MIN_POSITIVES``: the out-of-fold
-        comparison of so few positives chooses by noise).  A named loss
+        comparison of so few positives chooses by noise) the reference is
+        boosted alone on larger data, and on small data beside
+        ``"logloss-fixed"``: the same oblivious trees boosted as CatBoost's
+        defaults boost them, a fixed budget of 1000 rounds (``n_estimators``)
+        without held-out stopping, at CatBoost's learning rate for the number
+        of rows (``0.010302 * (n_samples / 1000) ** 0.427``), each leaf 10
+        damped Newton steps on every row, L2 penalty 3, the random strength
+        fading as the model grows; it is kept by the same bar.  A named loss
         boosts that loss alone.  Without early stopping ``"auto"`` is
         log-loss on ``engine``.
     n_estimators : int or "auto", default="auto"
@@ -286,7 +293,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     validation_rounds_ : dict of str -> int
         Per boosted candidate, its kept rounds on the first fold.
     stopped_on_ : {"logloss", "window", "fixed"}
-        The stopping rule of ``best_loss_`` (``"fixed"``: no early stopping).
+        The stopping rule of ``best_loss_`` (``"fixed"``: no early stopping, or
+        the fixed budget of ``"logloss-fixed"``).
     selection_confidence_ : dict of str -> float
         Per candidate other than the reference, its ``"win_share"``.
     fit_seconds_ : dict of str -> float

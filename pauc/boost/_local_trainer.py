@@ -71,7 +71,7 @@ class LocalTrainer(Trainer):
         train, held_out = self.rows(plan, candidate, k)
         criterion = ValidationCriterion(plan.windows(int((~held_out.is_pos).sum())),
                                         held_out.is_pos)
-        if candidate.rule == "logloss" and k != 0:
+        if candidate.rule != "window" and k != 0:
             criterion = None
         stopping = plan.stopping_rule(candidate, None if criterion is None else criterion.name)
         return plan.engine_of(candidate).session(

@@ -85,7 +85,8 @@ class Stopping:
     best stretch (:func:`middle_of_stretch`).  ``rule="logloss"``: the round of
     least held-out log-loss, a new least only when it falls below the best so
     far by ``LOGLOSS_MIN_GAIN`` of the first round's log-loss, scaled by
-    ``learning_rate / LOGLOSS_GAIN_RATE``.  Boosting stops once the rule has
+    ``learning_rate / LOGLOSS_GAIN_RATE``.  ``rule="fixed"``: no stopping, every
+    round kept (a fixed budget; the criterion is recorded).  Boosting stops once the rule has
     not improved for ``patience`` rounds; the log-loss rule's patience is
     relative: as many rounds as its best round took, at least
     ``LOGLOSS_MIN_PATIENCE``, at most ``patience``.
@@ -97,7 +98,7 @@ class Stopping:
     ----------
     criterion_name : str or None
         The criterion's name (None: not recorded).
-    rule : {"window", "logloss"}
+    rule : {"window", "logloss", "fixed"}
     patience : int
     width : int
         Rounds of the window rule's trailing mean.
@@ -130,12 +131,16 @@ class Stopping:
 
     @property
     def best_round(self):
+        if self.rule == "fixed":
+            return self._t + 1
         if self.rule == "logloss":
             return self._loss_end + 1
         return middle_of_stretch(self._best_end, self.width)
 
     @property
     def best(self):
+        if self.rule == "fixed":
+            return self.history[-1] if self.history else np.nan
         if self.rule == "logloss":
             return self.history[self._loss_end] if self.history else np.nan
         return self._best
@@ -148,6 +153,9 @@ class Stopping:
         self.improved = False
         if self.criterion_name is not None:
             self.history.append(value)
+        if self.rule == "fixed":
+            self.improved = True
+            return False
         if self.rule == "logloss":
             if self._loss_first is None:
                 self._loss_first = abs(logloss)

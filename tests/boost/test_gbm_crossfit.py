@@ -340,14 +340,16 @@ def test_few_positives_get_one_per_fold():
     y = np.zeros(3000, dtype=int)
     y[[10, 500, 2000]] = 1
     X[y == 1] += 2.0
-    # "auto" boosts the reference alone (3 < SELECTION_MIN_POSITIVES); the window
-    # loss, named, is boosted on the same folds (its kernel raised without a positive)
+    # "auto" boosts the reference and its fixed budget (3 < SELECTION_MIN_POSITIVES);
+    # the window loss, named, is boosted on the same folds (its kernel raised without
+    # a positive)
     for loss in ("auto", "exponential"):
         model = GradientBoostingRanker((0.0, 0.1), loss=loss, n_estimators=20,
                                        n_iter_no_change=5, random_state=0).fit(X, y)
         assert model.n_splits_ == 3
-        assert len(model.oof_scores_) == 1
-        assert not np.isnan(next(iter(model.oof_scores_.values()))).any()
+        assert len(model.oof_scores_) == (2 if loss == "auto" else 1)
+        for oof in model.oof_scores_.values():
+            assert not np.isnan(oof).any()
 
 
 def test_a_part_without_positives_is_named_with_its_counts():

@@ -352,7 +352,9 @@ def test_small_data_pool_by_cells_and_features():
     assert candidates("auto") is LARGE_DATA                     # shape unknown (a cluster)
     assert [c.name for c in candidates("exponential", (100, 5))] == ["exponential"]
     # fewer than SELECTION_MIN_POSITIVES training positives: the reference alone
-    assert candidates("auto", (1000, 10), 99) == SMALL_DATA[:1]
+    # (on small data with the fixed budget of its trees: test_gbm_fixed_budget.py)
+    assert [c.name for c in candidates("auto", (1000, 10), 99)] == ["logloss-oblivious",
+                                                                    "logloss-fixed"]
     assert candidates("auto", (1000, 10), 100) is SMALL_DATA
     assert candidates("auto", (50_001, 20), 99) == LARGE_DATA[:1]
     assert [c.name for c in candidates("exponential", (100, 5), 3)] == ["exponential"]
@@ -364,14 +366,13 @@ def test_few_positives_boost_the_reference_alone():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(900, 4))
     score = X[:, 0] + 0.5 * rng.normal(size=900)
-    # early stopping asked for: folds even below the rule (the fixed budget of
-    # "auto" is tested in test_gbm_fixed_budget.py)
-    for n_pos, want in ((SELECTION_MIN_POSITIVES - 1, ["logloss-oblivious"]),
+    # below the rule the reference and its fixed budget (test_gbm_fixed_budget.py)
+    for n_pos, want in ((SELECTION_MIN_POSITIVES - 1, ["logloss-oblivious", "logloss-fixed"]),
                         (SELECTION_MIN_POSITIVES, ["logloss-oblivious", "logloss", "exponential"])):
         y = np.zeros(900, dtype=int)
         y[np.argsort(-score)[:n_pos]] = 1
         model = GradientBoostingRanker((0.0, 0.2), n_estimators=20, n_iter_no_change=5,
-                                       early_stopping=True, random_state=0).fit(X, y)
+                                       random_state=0).fit(X, y)
         assert [c for c in model.cv_results_["candidate"]
                 if model.cv_results_["rounds"][model.cv_results_["candidate"].index(c)]] == want
 
