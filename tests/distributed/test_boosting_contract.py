@@ -52,17 +52,20 @@ def _few_positives(n_pos, n=800, seed=0):
 def test_few_positives_keep_the_reference_alone(path, cluster_client):
     """Fewer than SELECTION_MIN_POSITIVES positives: only the reference is boosted
     (the cluster boosted every candidate and kept 'mean' with 40, 'logloss-small'
-    with 2)."""
+    with 2) -- in memory, on small data, beside its own trees' fixed budget."""
     for n_pos in (40, 2):
         X, y = _few_positives(n_pos)
         model = _ranker(cv=2).fit(*_as(path, X, y))
         assert n_pos < SELECTION_MIN_POSITIVES
-        assert model.cv_results_["candidate"] == [model.selected_]
-        # the in-memory reference of 800 x 6 rows is the small-data one; the cluster's
-        # (no shape known) the large-data one: either way the pool's first, alone
-        assert len(model.validation_history_) == 1
-    if path == "cluster":
-        assert model.selected_ == LARGE_DATA[0].name
+        boosted = [n for n, r in zip(model.cv_results_["candidate"],
+                                     model.cv_results_["boosted_rounds"]) if r is not None]
+        if path == "cluster":
+            # no shape known: the large-data reference, alone
+            assert model.cv_results_["candidate"] == [model.selected_] == [LARGE_DATA[0].name]
+            assert len(model.validation_history_) == 1
+        else:
+            # 800 x 6 rows: the small-data reference and its fixed budget
+            assert boosted == ["logloss-oblivious", "logloss-fixed"]
 
 
 @pytest.mark.parametrize("path", PATHS)
