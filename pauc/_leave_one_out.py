@@ -43,6 +43,7 @@ the Bootstrap and Other Resampling Plans." SIAM, 1982.
 import numpy as np
 
 from ._reader_kernels import auc_group_values, auc_jackknife, expand, group_scores
+from ._tpr_interval import allowed_negatives
 
 
 def auc_kernel():
@@ -82,22 +83,11 @@ def interpolated_tpr_kernel(fpr):
     return h
 
 
-def allowed_negatives(fpr, n):
-    """The largest integer ``k`` with ``k / n <= fpr`` as float64 computes it (the
-    comparison :func:`pauc.metrics.tpr_at_fpr` makes on the ROC's FPRs)."""
-    k = min(int(np.floor(fpr * n)), n)
-    while k < n and (k + 1) / n <= fpr:
-        k += 1
-    while k > 0 and k / n > fpr:
-        k -= 1
-    return k
-
-
 def threshold_tpr_kernel(fpr):
     """``h(a, b, n)`` of the TPR of the best threshold rule with FPR <= ``fpr``: a
     positive counts when at most ``k(n)`` negatives score as high as it."""
     def h(a, b, n):
-        return (a + b <= allowed_negatives(fpr, n)).astype(np.float64)
+        return (a + b <= allowed_negatives(n, fpr)).astype(np.float64)
     return h
 
 
