@@ -69,7 +69,7 @@ from scipy import stats
 from threadpoolctl import ThreadpoolController
 
 from ._delong import delong_covariance
-from ._inference import _check_confidence_level, normalized_area
+from ._inference import _check_choice, _check_confidence_level, normalized_area
 from ._leave_one_out import (PlacedScores, auc_kernel, interpolated_tpr_kernel,
                              jackknife_into, partial_area_kernel, threshold_tpr_kernel)
 from ._reader_kernels import arrange, code_ranges
@@ -562,8 +562,7 @@ def _merit(metric, fpr_range, normalize, fpr, interpolate):
         if fpr is not None:
             raise ValueError("metric='partial_auc' takes fpr_range, not fpr")
         alpha, beta = check_fpr_range((0.0, 0.1) if fpr_range is None else fpr_range)
-        if not isinstance(normalize, str) or normalize not in _NORMALIZATIONS:
-            raise ValueError(f"normalize must be one of {_NORMALIZATIONS}, got {normalize!r}")
+        _check_choice(normalize, "normalize", _NORMALIZATIONS)
         return (partial_area_kernel(alpha, beta),
                 lambda x: normalized_area(x, alpha, beta, normalize),
                 {"fpr_range": (alpha, beta), "normalize": normalize})
@@ -877,10 +876,8 @@ def reader_study(data=None, *, metric="auc", fpr_range=None, normalize="range", 
     >>> round(result.statistic, 4), round(result.df[1], 3), round(result.pvalue, 4)
     (4.4563, 15.26, 0.0517)
     """
-    if not isinstance(metric, str) or metric not in METRICS:
-        raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
-    if not isinstance(covariance, str) or covariance not in COVARIANCES:
-        raise ValueError(f"covariance must be one of {COVARIANCES}, got {covariance!r}")
+    _check_choice(metric, "metric", METRICS)
+    _check_choice(covariance, "covariance", COVARIANCES)
     if covariance == "delong" and metric != "auc":
         raise ValueError("covariance='delong' is the AUC's (placement values); for a partial "
                          "AUC or a TPR use 'jackknife' or 'bootstrap'")
