@@ -677,7 +677,9 @@ def compare_two_rankers(y_true, score_a, score_b, *, metric="roc_auc", fpr_range
         return delong_comparison(auc_a, auc_b, cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1],
                                  confidence_level)
     if method == "venkatraman":
-        return venkatraman_comparison(is_pos, a, b, confidence_level, n_resamples, random_state)
+        (auc_a, auc_b), _ = auc_covariance(is_pos, [a, b])
+        return venkatraman_comparison(auc_a, auc_b, is_pos, a, b, confidence_level,
+                                      n_resamples, random_state)
     scale = _comparison_scale(metric, alpha, beta, normalize)
     boot = bootstrap_of(is_pos, [a, b], beta, group_index)
     est_a, est_b = scale(boot.observed(alpha, beta, 0.0))
@@ -727,11 +729,11 @@ def delong_comparison(auc_a, auc_b, variance, confidence_level):
                             confidence_level, None)
 
 
-def venkatraman_comparison(is_pos, a, b, confidence_level, n_resamples, random_state):
+def venkatraman_comparison(auc_a, auc_b, is_pos, a, b, confidence_level, n_resamples,
+                           random_state):
     """Venkatraman & Begg's paired permutation test as a :class:`RankerComparison`: the
-    AUCs for the record, ``E`` and its p-value; no interval (it tests curves, not a
-    difference of areas)."""
-    (auc_a, auc_b), _ = auc_covariance(is_pos, [a, b])
+    AUCs ``auc_a``, ``auc_b`` (computed by the caller) for the record, ``E`` and its
+    p-value; no interval (it tests curves, not a difference of areas)."""
     test = paired_test(is_pos, a, b, n_resamples, random_state)
     return RankerComparison("roc_auc", "venkatraman", float(auc_a), float(auc_b),
                             float(auc_a - auc_b), math.nan, math.nan, math.nan, test.statistic,

@@ -324,8 +324,8 @@ def compare_many_rankers(y_true, scores, *, metric="roc_auc", fpr_range=None, no
         estimates, _ = auc_covariance(is_pos, vectors)
         # one independent stream of permutations per pair, all from random_state
         seeds = seed_sequence(random_state).spawn(len(index_pairs))
-        comparisons = [venkatraman_comparison(is_pos, vectors[i], vectors[j], confidence_level,
-                                              n_resamples, seed)
+        comparisons = [venkatraman_comparison(estimates[i], estimates[j], is_pos, vectors[i],
+                                              vectors[j], confidence_level, n_resamples, seed)
                        for (i, j), seed in zip(index_pairs, seeds)]
     else:
         scale = _comparison_scale(metric, alpha, beta, normalize)
