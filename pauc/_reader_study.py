@@ -597,12 +597,11 @@ def _figures_and_covariance(is_pos, vectors, h, scale, covariance, n_resamples,
         slope = _slope(scale)
         return scale(figures), cov * (slope * slope)
     placed = [PlacedScores(is_pos, v) for v in vectors]
+    figures = np.array([p.figure(h) for p in placed])
     if covariance == "delong":
-        figures = np.array([p.figure(h) for p in placed])
         v10, v01 = zip(*(p.placement_values() for p in placed))
         cov = delong_covariance(np.array(v10), np.array(v01))
     else:
-        figures = np.array([p.figure(h) for p in placed])
         cov = _bootstrap_covariance(is_pos, placed, h, n_resamples, random_state)
     slope = _slope(scale)
     return scale(figures), cov * (slope * slope)
