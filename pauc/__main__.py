@@ -500,7 +500,7 @@ def reader_study_command(args, out=None):
     out = sys.stdout if out is None else out
     with open(args.file, newline="", encoding="utf-8-sig") as handle:
         rows = list(csv.reader(handle))
-    if not rows or len(rows) < 2:
+    if len(rows) < 2:
         raise ValueError(f"{args.file} holds no ratings (a header row and one row per rating)")
     header, body = [name.strip() for name in rows[0]], rows[1:]
     if any(len(row) != len(header) for row in body):
@@ -514,8 +514,9 @@ def reader_study_command(args, out=None):
         if name is not None and name not in header:
             raise ValueError(f"{args.file} has no column {name!r} (--{role}-column); its "
                              f"columns are {header}")
-    table = {name: _parse_labels(np.array([row[header.index(name)].strip() for row in body]))
-             for name in names.values() if name is not None}
+    columns = {name: header.index(name) for name in names.values() if name is not None}
+    table = {name: _parse_labels(np.array([row[j].strip() for row in body]))
+             for name, j in columns.items()}
     model = None if args.model is None else _as_label(args.model, table[names["reader"]])
     pos_label = None if args.pos_label is None else _as_label(args.pos_label,
                                                                table[names["truth"]])
