@@ -343,11 +343,18 @@ def _bootstrap_interval(is_pos, score, fpr_lo, fpr_hi, tpr_floor, scale, confide
     estimate = scale(boot.observed(fpr_lo, fpr_hi, tpr_floor)[0])
     areas = boot.resample(n_resamples, random_state, fpr_lo, fpr_hi, tpr_floor,
                           n_jobs=n_jobs)[:, 0]
-    values = scale(areas)
-    low, high, se = _percentile_interval(values, confidence_level)
     chance = float(scale(chance_area(fpr_lo, fpr_hi, tpr_floor)))
+    return resampled_interval(estimate, scale(areas), chance, confidence_level)
+
+
+def resampled_interval(estimate, values, chance, confidence_level):
+    """The percentile interval of the resampled ``values``, with what every bootstrap
+    interval keeps: the resamples, the ``chance`` value and its test read off the same
+    resamples (:func:`partial_auc_ci`, Notes)."""
+    low, high, se = _percentile_interval(values, confidence_level)
     return ConfidenceInterval(float(estimate), low, high, se, confidence_level, "percentile",
-                              n_resamples, chance, _percentile_pvalue(values, chance), values)
+                              int(values.shape[0]), chance, _percentile_pvalue(values, chance),
+                              values)
 
 
 def _check_common(confidence_level, n_resamples):

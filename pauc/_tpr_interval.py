@@ -34,8 +34,7 @@ from scipy.stats import binom
 
 from ._clusters import ClusterBootstrap, check_groups
 from ._inference import (FEW_WINDOW_NEGATIVES, ConfidenceInterval, _check_choice,
-                         _check_common, _percentile_interval, _percentile_pvalue,
-                         check_bootstrap)
+                         _check_common, check_bootstrap, resampled_interval)
 from ._resampling import seed_sequence
 from ._validation import check_binary_scores, check_rate
 
@@ -250,25 +249,15 @@ def tpr_at_fpr_ci(y_true, y_score, fpr, *, confidence_level=0.95, method="exact"
     if group_index is not None:
         boot = ClusterBootstrap(is_pos, [score], group_index)
         estimate = boot.weighted_tpr(np.ones(boot.group_pos.shape[0], dtype=np.intc), fpr)
-        return _sampled_interval(estimate, boot.resample_tpr(n_resamples, random_state, fpr),
-                                 fpr, confidence_level)
+        # chance: a random ranking's TPR at FPR ``fpr`` is ``fpr`` (the ROC diagonal)
+        return resampled_interval(estimate, boot.resample_tpr(n_resamples, random_state, fpr),
+                                  float(fpr), confidence_level)
     law = TPRLaw(score[is_pos], score[~is_pos], fpr)
     tail = 0.5 * (1.0 - confidence_level)
     if method == "exact":
         return ConfidenceInterval(law.estimate, law.quantile(tail), law.quantile(1.0 - tail),
                                   law.standard_error(), confidence_level, "exact", None)
     rng = np.random.default_rng(seed_sequence(random_state))
-    return _sampled_interval(law.estimate, law.sample(n_resamples, rng), fpr,
-                             confidence_level)
+    return resampled_interval(law.estimate, law.sample(n_resamples, rng), float(fpr),
+                              confidence_level)
 
-
-def _sampled_interval(estimate, values, fpr, confidence_level):
-    """The percentile interval of the resampled TPRs ``values``, with what every
-    bootstrap interval keeps: the resamples, the chance value (a random ranking's
-    TPR at FPR ``fpr`` is ``fpr``: the ROC diagonal) and its test read off the
-    same resamples (:func:`pauc.metrics.partial_auc_ci`, Notes)."""
-    low, high, se = _percentile_interval(values, confidence_level)
-    chance = float(fpr)
-    return ConfidenceInterval(float(estimate), low, high, se, confidence_level, "percentile",
-                              int(values.shape[0]), chance, _percentile_pvalue(values, chance),
-                              values)
