@@ -406,9 +406,9 @@ class WindowLoss(torch.nn.Module):
         if not use_memory and (n_pos == 0 or n_neg == 0):
             return scores.sum() * 0          # zero, still in the graph
         if not use_memory and self.pairwise is None:
-            values = np.ascontiguousarray(to_numpy(scores), dtype=np.float64)
+            # (_structural converts the values to float64 itself)
             flags = np.ascontiguousarray(to_numpy(is_pos)).view(np.uint8)
-            return self._structural(scores, values, flags, n_pos,
+            return self._structural(scores, to_numpy(scores), flags, n_pos,
                                     *_indices(n_neg, self.fpr_range))
         if (TABLE_KERNELS_ON_CPU and kernels and not use_memory and scores.device.type == "cpu"
                 and scores.dtype in _KERNEL_DTYPES and self.row.derivatives is not None):
