@@ -20,17 +20,19 @@ Two inputs, as pROC's ``multiclass.roc`` takes them:
 """
 
 import numpy as np
-from scipy.stats import rankdata
 from sklearn.utils import check_array, column_or_1d
+
+from . import _ranking
 
 _DIRECTIONS = ("auto", "<", ">")
 
 
 def _two_class_auc(positive, negative):
-    """P(positive > negative) + ½ P(tie): the Mann-Whitney statistic from mid-ranks."""
-    ranks = rankdata(np.concatenate((positive, negative)))
+    """P(positive > negative) + ½ P(tie): the Mann-Whitney statistic, counted exactly
+    (the package's tie-aware merge, :func:`pauc._ranking.count_above`)."""
+    above, tied = _ranking.count_above(np.sort(positive), np.sort(negative))
     m, n = positive.shape[0], negative.shape[0]
-    return (ranks[:m].sum() - m * (m + 1) / 2.0) / (m * n)
+    return (above.sum() + 0.5 * tied.sum()) / (m * n)
 
 
 def _plain(label):
