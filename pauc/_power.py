@@ -158,7 +158,12 @@ def _one_curve(auc, n_cases, n_controls, sig_level, power, kappa, alternative):
         raise ValueError("leave exactly one of auc, sig_level, power or (n_cases, n_controls) "
                          f"None to solve for it; None now: {unknown or 'nothing'}")
     if n_cases is not None:
+        if kappa is not None:
+            raise ValueError("kappa is n_controls / n_cases: with both counts given, leave "
+                             "kappa None")
         kappa = n_controls / n_cases
+    elif kappa is None:
+        kappa = 1.0
     v0 = _one_curve_variance(0.5, kappa)
     if auc is None:
         z_alpha, z_beta = _z_alpha(sig_level, alternative), float(ndtri(power))
@@ -365,12 +370,14 @@ def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, p
         raise ValueError("give binormal parameters or data (y_true, score_a, score_b), not both")
     if (data or binormal is not None) and auc is not None:
         raise ValueError("auc is for one ROC curve; two curves take binormal['delta'] or data")
-    if not data and (metric != "roc_auc" or fpr_range is not None or method is not None):
-        raise ValueError("metric, fpr_range and method are for two curves from data; "
-                         "binormal parameters take binormal['fpr_range']")
+    if not data and (metric != "roc_auc" or fpr_range is not None or method is not None
+                     or normalize != "none" or n_resamples != 2000
+                     or random_state is not None or pos_label is not None):
+        raise ValueError("metric, fpr_range, normalize, method, n_resamples, random_state and "
+                         "pos_label are for two curves from data; binormal parameters take "
+                         "binormal['fpr_range']")
     if not data and binormal is None:
-        return _one_curve(auc, n_cases, n_controls, sig_level, power,
-                          1.0 if kappa is None else kappa, alternative)
+        return _one_curve(auc, n_cases, n_controls, sig_level, power, kappa, alternative)
     if n_controls is not None:
         raise ValueError("two ROC curves: n_controls is kappa * n_cases; give kappa")
     if data:

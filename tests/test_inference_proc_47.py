@@ -413,3 +413,18 @@ def test_multiclass_refuses_bad_input():
         multiclass_roc_auc(y, np.arange(5.0))
     with pytest.raises(ValueError):
         multiclass_roc_auc(y, np.array([0, 1, np.nan, 3, 4, 5.0]))
+
+
+@pytest.mark.parametrize("kwargs", [{"normalize": "mcclish"}, {"n_resamples": 500},
+                                    {"random_state": 0}, {"pos_label": 1}])
+def test_power_refuses_data_parameters_without_data(kwargs):
+    """normalize, n_resamples, random_state and pos_label act only on two curves from
+    data: elsewhere they were accepted and ignored."""
+    with pytest.raises(ValueError, match="are for two curves from data"):
+        power_roc_test(0.73, n_cases=41, n_controls=72, **kwargs)
+
+
+def test_power_of_one_curve_refuses_kappa_beside_both_counts():
+    """kappa was silently replaced by n_controls / n_cases."""
+    with pytest.raises(ValueError, match="kappa is n_controls / n_cases"):
+        power_roc_test(0.73, n_cases=41, n_controls=72, kappa=2.0)
