@@ -113,14 +113,14 @@ SELECTION_MIN_POSITIVES = 100
 # Thin evidence (small data with fewer than SELECTION_MIN_POSITIVES training positives):
 # a fold's stopping round rests on a dozen held-out positives.  Besides the reference
 # (stopped on each fold's log-loss) the reference's trees are boosted as CatBoost's
-# defaults boost them -- a fixed budget of FIXED_ROUNDS rounds, no stopping, at a
-# learning rate set from the number of rows, each leaf 10 damped Newton steps on every
-# row, the random strength fading as the model grows (FIXED_OBLIVIOUS) -- and the
+# defaults boost them -- the round cap (n_estimators; "auto": 1000, CatBoost's
+# iterations) without stopping, at a learning rate set from the number of rows, each
+# leaf 10 damped Newton steps on every row, the random strength fading as the model
+# grows (FIXED_OBLIVIOUS) -- and the
 # selection keeps it where the out-of-fold rows show it better (SELECTION_CONFIDENCE):
 # on the panel's near-separable sets (car-good, kr-vs-k) the fixed budget ranks as
 # CatBoost does and stopping trails it, on its noisy sets (abalone, yeast) stopping
 # leads, so neither replaces the other outright (docs/developer/measurements.rst).
-FIXED_ROUNDS = 1000
 # CatBoost 1.2's learning rate for 1000 rounds of log-loss (read from a fitted
 # CatBoostClassifier's get_all_params() at 100 to 100,000 rows): a power of the number
 # of rows, 0.003854 at 100, 0.010302 at 1000, 0.027538 at 10,000, 0.07361 at 100,000

@@ -221,7 +221,9 @@ class Session(ABC):
         if self.log:
             print(f"[{self.rounds}] criterion {value} logloss {logloss}")
         stop = self.stopping.update(value, logloss)
-        if scores is not None:
+        # a fixed budget keeps every round, so no round's scores are worth a copy: the
+        # latest round's are predicted when asked (kept_scores)
+        if scores is not None and self.stopping.rule != "fixed":
             if self.stopping.rule == "logloss":
                 if self.stopping.improved:
                     scores = scores() if callable(scores) else scores

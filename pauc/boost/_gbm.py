@@ -450,18 +450,19 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         return self
 
     def _warn_constant(self, trainer):
-        """The kept model split nothing though features vary: say why (the rows a
-        leaf needs, against the rows a fold trains on)."""
+        """The kept model split nothing though features vary: say so, and on
+        LightGBM why (the rows a leaf needs against the rows a fold trains on;
+        XGBoost and the oblivious trees need no rows per leaf)."""
         n_rows = sum(trainer.counts)
-        k = max(1, self.n_splits_)
-        per_fold = n_rows * (k - 1) // k if k > 1 else n_rows
-        warnings.warn(
-            f"{type(self).__name__}: the kept model ({self.best_loss_}) grew no split, so "
-            f"its scores are constant: a leaf needs min_child_samples="
-            f"{self.min_child_samples} rows and "
-            + (f"each of the {k} folds trains on about {per_fold} of the {n_rows} rows"
-               if k > 1 else f"the fit has {n_rows} rows")
-            + "; lower min_child_samples, or use loss='auto'", UserWarning)
+        k = self.n_splits_
+        why = ""
+        if self.engine == "lightgbm" and self.best_loss_ != "logloss-oblivious":
+            rows = (f"each of the {k} folds trains on about {n_rows * (k - 1) // k} of the "
+                    f"{n_rows} rows" if k > 1 else f"the fit has {n_rows} rows")
+            why = (f": a leaf needs min_child_samples={self.min_child_samples} rows and "
+                   f"{rows}; lower min_child_samples, or use loss='auto'")
+        warnings.warn(f"{type(self).__name__}: the kept model ({self.best_loss_}) grew no "
+                      f"split, so its scores are constant{why}", UserWarning)
 
     def _trainer(self, X, y, sample_weight):
         """The trainer of the rows (:class:`pauc.boost._fit.Trainer`), with the one

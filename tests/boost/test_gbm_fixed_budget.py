@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 from pauc.boost import GradientBoostingRanker
-from pauc.boost._candidates import (FIXED_OBLIVIOUS, FIXED_ROUNDS, OBLIVIOUS_MAX_CELLS,
+from pauc.boost._candidates import (FIXED_OBLIVIOUS, OBLIVIOUS_MAX_CELLS,
                                     SELECTION_MIN_POSITIVES, candidates, fixed_learning_rate,
                                     fixed_reference, thin_evidence)
-from pauc.boost._oblivious import OBLIVIOUS_DEFAULTS, boost
 from pauc.boost._stopping import Stopping
 
 
@@ -104,18 +103,6 @@ def test_the_fixed_budget_replaces_the_reference_only_past_the_bar(seed):
     assert model.selected_ == "logloss-oblivious" or share[model.selected_] >= 0.84
     if model.selected_ == "logloss-fixed":
         assert model.stopped_on_ == "fixed" and model.n_iter_ == 150
-
-
-def test_fixed_budget_trees_equal_the_kernels():
-    """The fold model of "logloss-fixed" is the oblivious booster of FIXED_OBLIVIOUS at
-    the candidate's rate: boosted again on the same rows, the same trees."""
-    X, y = _data(40, n=300)
-    params = dict(OBLIVIOUS_DEFAULTS, **fixed_reference(300).config, seed=3)
-    one = boost(params, "logloss", (0.0, 0.1), 50, X, y.astype(bool))
-    two = boost(params, "logloss", (0.0, 0.1), 50, X, y.astype(bool))
-    for a, b in zip(one.arrays(), two.arrays()):
-        np.testing.assert_array_equal(a, b)
-    assert FIXED_ROUNDS == 1000
 
 
 def test_n_jobs_does_not_change_the_thin_evidence_fit():
