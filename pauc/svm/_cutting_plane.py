@@ -37,6 +37,7 @@ the proximal form; Franc & Sonnenburg (2009). Full entries in
 
 import time
 import warnings
+from collections import deque
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
@@ -78,7 +79,8 @@ class _StallWatch:
         self.target, self.budget = float(target), float(budget)
         self.best_primal, self.best_dual = np.inf, -np.inf
         self.mark, self.since = np.inf, 0
-        self.calls, self.recent = 0, []         # the best gaps of the last calls
+        # the best gaps of the last calls
+        self.calls, self.recent = 0, deque(maxlen=_STALL_PATIENCE + 1)
         self.reason = None
 
     def stalled(self, primal, dual):
@@ -93,7 +95,10 @@ class _StallWatch:
         if self.since >= _STALL_PATIENCE:
             self.reason = "no decrease"
             return True
-        self.recent = (self.recent + [gap])[-(_STALL_PATIENCE + 1):] if np.isfinite(gap) else []
+        if np.isfinite(gap):
+            self.recent.append(gap)
+        else:
+            self.recent.clear()
         if len(self.recent) > _STALL_PATIENCE and gap > self.target:
             pace = (self.recent[0] - gap) / _STALL_PATIENCE      # >= 0: best values only
             if pace * (self.budget - self.calls) < gap - self.target:
