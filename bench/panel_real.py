@@ -124,6 +124,7 @@ VARIANTS = {
     # issue 44: the defaults before it (the "before" column), and after
     "gbm-before44": {},
     "gbm-44": {},
+    "gbm-44sat": {},        # ... with the saturated window's fixed budget on every row
 }
 
 

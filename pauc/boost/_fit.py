@@ -30,10 +30,11 @@ Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
 
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ._candidates import SATURATED_CRITERION
 from ._crossfit import check_fold_counts, n_folds
 from ._engines import engine_of, get_engine
 from ._race import Race
@@ -233,6 +234,7 @@ class Selection:
     std_errors: np.ndarray
     shares: np.ndarray     # share of resamples beating the reference
     kept: int
+    every_row: bool = False   # the kept entry was boosted on every row, not judged
 
 
 class Model:
@@ -309,30 +311,89 @@ def fit_plan(plan, trainer):
     if not plan.stopping:
         return _fit_fixed(plan, trainer)
     n_splits = trainer.split(plan)
-    race = Race([c.name for c in plan.pool], trainer.labels,
-                [trainer.held_out_rows(k) for k in range(n_splits)], plan.windows,
-                plan.rounds, plan.boot_seed + 1, BOOTSTRAP_ROUNDS, plan.racing)
-    own = trainer.boost_folds(plan, race)
-    fits = {c.name: _pool(c, own[c.name], trainer, n_splits)
-            for c in plan.pool if c.name in race.alive}
-    if plan.verbose:
-        for name, f in fits.items():
-            print(f"[GradientBoostingRanker] {name}: rounds {f.bag.rounds}, "
-                  f"{f.seconds:.2f} s")
-        for name, drop in race.dropped.items():
-            print(f"[GradientBoostingRanker] {name}: dropped, {drop}")
-    covered = ~np.isnan(next(iter(fits.values())).oof)
-    selection = select_candidates(plan, fits, trainer.labels[covered], covered)
+    held_out = [trainer.held_out_rows(k) for k in range(n_splits)]
+    own, fits, dropped = {}, {}, {}
+    pos = covered = None
+    for stage in _stages(plan.pool):
+        if fits and _saturated(plan, next(iter(fits.values())), pos, covered):
+            return _saturated_fit(plan, trainer, n_splits, fits, own, dropped, stage[0],
+                                      pos, covered)
+        race = Race([c.name for c in stage], trainer.labels, held_out, plan.windows,
+                    plan.rounds, plan.boot_seed + 1, BOOTSTRAP_ROUNDS, plan.racing)
+        own.update(trainer.boost_folds(replace(plan, pool=stage), race))
+        dropped.update(race.dropped)
+        fits.update({c.name: _pool(c, own[c.name], trainer, n_splits)
+                     for c in stage if c.name in race.alive})
+        covered = ~np.isnan(next(iter(fits.values())).oof)
+        pos = trainer.labels[covered]
+    _report(plan, fits, dropped)
+    selection = select_candidates(plan, fits, pos, covered)
     members = [(n, float(w), fits[n].bag)
                for n, w in zip(fits, selection.weights[selection.kept]) if w > 0]
     scales = {n: RankScale(f.raw) for n, f in fits.items()} if len(fits) > 1 else {}
     fitted = Fitted(Model(members, scales), fits, n_splits, plan, selection,
-                    {n: float(sum(f.seconds for f in own[n] if f is not None)) for n in own},
-                    {n: [0 if f is None else int(f.boosted) for f in own[n]] for n in own},
-                    dict(race.dropped))
+                    _seconds(own), _boosted(own), dropped)
     if plan.refit:
         _refit(plan, trainer, fitted)
     return fitted
+
+
+def _report(plan, fits, dropped):
+    if plan.verbose:
+        for name, f in fits.items():
+            print(f"[GradientBoostingRanker] {name}: rounds {f.bag.rounds}, "
+                  f"{f.seconds:.2f} s")
+        for name, drop in dropped.items():
+            print(f"[GradientBoostingRanker] {name}: dropped, {drop}")
+
+
+def _stages(pool):
+    """The pool's candidates in the order they are cross-fitted: together (they
+    race), except a fixed budget (thin evidence), cross-fitted after the others
+    only where the window is not saturated (:func:`_saturated`)."""
+    fixed = tuple(c for c in pool if c.rule == "fixed")
+    rest = tuple(c for c in pool if c.rule != "fixed")
+    return [rest, fixed] if fixed and rest else [tuple(pool)]
+
+
+def _saturated(plan, reference, pos, rows):
+    """Whether the reference's pooled out-of-fold criterion reaches
+    ``SATURATED_CRITERION`` (:mod:`pauc.boost._candidates`)."""
+    value = criterion(pos, reference.oof[rows], plan.windows(int((~pos).sum())))
+    return bool(value >= SATURATED_CRITERION)
+
+
+def _saturated_fit(plan, trainer, n_splits, fits, own, dropped, fixed, pos, rows):
+    """A saturated window: ``fixed`` (the fixed budget) boosted on every row is the
+    model, with no folds to judge it on; the selection records the reference's
+    evidence beside it (its own out-of-fold entries NaN)."""
+    start = time.perf_counter()
+    bag = trainer.boost_all(plan, fixed, plan.rounds)
+    seconds = time.perf_counter() - start
+    fits[fixed.name] = CandidateFit(fixed, bag, oof=np.full(rows.shape[0], np.nan),
+                                    seconds=seconds)
+    judged = select_candidates(plan, {n: f for n, f in fits.items() if n != fixed.name},
+                               pos, rows)
+    n = len(fits)
+    nan = np.array([np.nan])
+    selection = Selection(judged.windows, list(judged.names) + [fixed.name],
+                          [np.append(w, 0.0) for w in judged.weights] + [np.eye(n)[n - 1]],
+                          np.concatenate([judged.values, nan]),
+                          np.concatenate([judged.std_errors, nan]),
+                          np.concatenate([judged.shares, nan]), len(judged.names), True)
+    own_seconds = _seconds(own)
+    own_seconds[fixed.name] = seconds
+    _report(plan, fits, dropped)
+    return Fitted(Model([(fixed.name, 1.0, bag)]), fits, n_splits, plan, selection,
+                  own_seconds, _boosted(own), dropped)
+
+
+def _seconds(own):
+    return {n: float(sum(f.seconds for f in own[n] if f is not None)) for n in own}
+
+
+def _boosted(own):
+    return {n: [0 if f is None else int(f.boosted) for f in own[n]] for n in own}
 
 
 def _fit_fixed(plan, trainer):

@@ -143,7 +143,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         without held-out stopping, at CatBoost's learning rate for the number
         of rows (``0.010302 * (n_samples / 1000) ** 0.427``), each leaf 10
         damped Newton steps on every row, L2 penalty 3, the random strength
-        fading as the model grows; it is kept by the same bar.  A named loss
+        fading as the model grows; it is kept by the same bar, and where the
+        window is saturated (the reference's out-of-fold criterion at least
+        ``pauc.boost._candidates.SATURATED_CRITERION`` = 0.9, where the
+        candidates tie) it is kept and boosted again on every row.  A named loss
         boosts that loss alone.  Without early stopping ``"auto"`` is
         log-loss on ``engine``.
     n_estimators : int or "auto", default="auto"

@@ -88,9 +88,11 @@ class LocalTrainer(Trainer):
 
         Schedule(race, new_session, list(by_name), plan.n_threads, fold_fit).run(own)
         # each fold model's scores of the rows it held out, for the threshold
-        self._known = {id(f.booster): (f.booster, self.held_out_rows(k), f.held_out_scores)
-                       for fits in own.values() for k, f in enumerate(fits)
-                       if f is not None and f.held_out_scores is not None}
+        # (a fit may cross-fit its candidates in stages: pauc.boost._fit._stages)
+        self._known = self._known or {}
+        self._known.update({id(f.booster): (f.booster, self.held_out_rows(k), f.held_out_scores)
+                            for fits in own.values() for k, f in enumerate(fits)
+                            if f is not None and f.held_out_scores is not None})
         return own
 
     def boost_all(self, plan, candidate, n_rounds):

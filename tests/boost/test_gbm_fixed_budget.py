@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from pauc.boost import GradientBoostingRanker
+from pauc.boost import _fit
 from pauc.boost._candidates import (FIXED_OBLIVIOUS, OBLIVIOUS_MAX_CELLS,
-                                    SELECTION_MIN_POSITIVES, candidates, fixed_learning_rate,
-                                    fixed_reference, thin_evidence)
+                                    SATURATED_CRITERION, SELECTION_MIN_POSITIVES, candidates,
+                                    fixed_learning_rate, fixed_reference, thin_evidence)
 from pauc.boost._stopping import Stopping
 
 
@@ -100,7 +101,8 @@ def test_the_fixed_budget_replaces_the_reference_only_past_the_bar(seed):
     model = GradientBoostingRanker((0.0, 0.1), n_estimators=150, random_state=seed).fit(X, y)
     results = model.cv_results_
     share = dict(zip(results["candidate"], results["win_share"]))
-    assert model.selected_ == "logloss-oblivious" or share[model.selected_] >= 0.84
+    assert (model.selected_ == "logloss-oblivious" or share[model.selected_] >= 0.84
+            or model._fitted.selection.every_row)
     if model.selected_ == "logloss-fixed":
         assert model.stopped_on_ == "fixed" and model.n_iter_ == 150
 
@@ -113,3 +115,71 @@ def test_n_jobs_does_not_change_the_thin_evidence_fit():
     np.testing.assert_array_equal(one.decision_function(X), two.decision_function(X))
     assert one.cv_results_["rounds"] == two.cv_results_["rounds"]
     assert one.selected_ == two.selected_ and one.threshold_ == two.threshold_
+
+
+# ------------------------------------------------------------ a saturated window
+
+def _separable(n_pos=40, n=500, seed=0):
+    """Few positives far above every negative: the window saturates."""
+    return _data(n_pos, n=n, seed=seed, noise=0.05)
+
+
+def test_a_saturated_window_keeps_the_fixed_budget_on_every_row():
+    X, y = _separable()
+    model = GradientBoostingRanker((0.0, 0.1), n_estimators=80, random_state=0).fit(X, y)
+    results = model.cv_results_
+    assert results["oof_score"][0] >= SATURATED_CRITERION
+    assert model.selected_ == "logloss-fixed" and model._fitted.selection.every_row
+    k = results["candidate"].index("logloss-fixed")
+    assert results["selected"][k] and np.isnan(results["oof_score"][k])
+    # one booster on every row, the whole budget: CatBoost's defaults, no fold bag
+    (name, weight, boosters, rounds), = model.members_
+    assert name == "logloss-fixed" and weight == 1.0 and rounds == [80]
+    assert len(boosters) == 1 and boosters[0].n_trees == 80
+    assert model.n_iter_ == 80 and model.stopped_on_ == "fixed"
+    assert results["rounds"][k] == [80] and results["boosted_rounds"][k] is None
+    # the reference was cross-fitted (its evidence decided), the fixed budget was not
+    assert len(results["rounds"][0]) == model.n_splits_
+    assert set(model.fit_seconds_) == {"logloss-oblivious", "logloss-fixed"}
+    # the threshold reads the one model's training scores
+    scores = model.decision_function(X)
+    assert np.mean(scores[y == 0] >= model.threshold_) <= 0.1
+
+
+def test_a_noisy_window_keeps_the_selection_and_the_fold_bags():
+    X, y = _data(60, n=500, seed=1, noise=2.0)
+    model = GradientBoostingRanker((0.0, 0.1), n_estimators=80, random_state=0).fit(X, y)
+    results = model.cv_results_
+    assert results["oof_score"][0] < SATURATED_CRITERION
+    assert not model._fitted.selection.every_row
+    k = results["candidate"].index("logloss-fixed")
+    assert results["rounds"][k] == [80] * model.n_splits_       # cross-fitted and judged
+    assert all(len(boosters) == model.n_splits_ for _, _, boosters, _ in model.members_)
+
+
+def test_the_saturation_rule_at_its_boundary(monkeypatch):
+    """At the criterion the fixed budget goes to every row; one ulp above it, it is
+    cross-fitted and judged by the selection's bar."""
+    X, y = _data(45, n=400, seed=3, noise=0.6)
+    first = GradientBoostingRanker((0.0, 0.1), n_estimators=40, random_state=0).fit(X, y)
+    value = first.cv_results_["oof_score"][0]
+    for limit, saturated in ((value, True), (np.nextafter(value, np.inf), False)):
+        monkeypatch.setattr(_fit, "SATURATED_CRITERION", limit)
+        model = GradientBoostingRanker((0.0, 0.1), n_estimators=40, random_state=0).fit(X, y)
+        assert model.cv_results_["oof_score"][0] == value      # the same evidence
+        assert model._fitted.selection.every_row is saturated
+        k = model.cv_results_["candidate"].index("logloss-fixed")
+        if saturated:
+            assert model.selected_ == "logloss-fixed"
+            assert len(model.members_[0][2]) == 1
+        else:
+            assert model.cv_results_["rounds"][k] == [40] * model.n_splits_
+
+
+def test_n_jobs_does_not_change_the_saturated_fit():
+    X, y = _separable()
+    one = GradientBoostingRanker((0.0, 0.1), n_estimators=60, random_state=2).fit(X, y)
+    two = GradientBoostingRanker((0.0, 0.1), n_estimators=60, random_state=2,
+                                 n_jobs=2).fit(X, y)
+    assert one._fitted.selection.every_row and two._fitted.selection.every_row
+    np.testing.assert_array_equal(one.decision_function(X), two.decision_function(X))
