@@ -39,6 +39,29 @@ case under the null and the alternative hypotheses.
   partial AUC (``metric="partial_auc"``) the (co)variances are the paired
   stratified bootstrap's, as pROC's default for partial areas (random: pROC's
   and pauc's agree within Monte Carlo error).
+* Two paired ROC curves from data with ``method="obuchowski"`` (pROC's
+  ``method = "obuchowski"``, the full AUC only): the variances of the binormal
+  case above, with each curve's ``(a_k, b_k)`` fitted to the data as pROC
+  fits them (its binormal ``smooth``): the least-squares line of
+  ``Φ⁻¹(specificity)`` on ``Φ⁻¹(sensitivity)`` over the empirical ROC points
+  strictly inside the unit square, ``a`` its intercept and ``b`` minus its
+  slope. These are the binormal parameters of the curve with its axes exchanged
+  (specificity against 1 - sensitivity), which has the same AUC; pROC puts them
+  into Obuchowski & McClish's formulas as they are, and so does this module.
+  ``rn`` and ``ra`` are Pearson's correlations of the two scores among the
+  negatives and among the positives, ``R`` the data's ratio of negatives to
+  positives (``kappa`` changes only ``n_controls``, as in pROC), ``Δ`` the
+  observed difference of AUCs. pROC also returns numbers for a partial AUC by
+  this method, but they are the binormal area of another region: it integrates
+  the exchanged-axes curve over its x axis (1 - sensitivity) between the
+  specificity bounds, so a window of high specificity becomes one of low
+  sensitivity (on pROC's own help-page example, 1.8 cases for a power of 0.9).
+  This module refuses the partial AUC by this method; give the binormal
+  parameters and the window (``binormal=``) instead.
+* With binormal parameters each curve can have its own FPR window
+  (``fpr_range1``, ``fpr_range2``; pROC's ``FPR11``-``FPR12`` and
+  ``FPR21``-``FPR22``): ``f_k, g_k`` are taken over curve ``k``'s window and
+  ``Δ`` is the difference of the two partial areas.
 
 All results equal pROC 1.18's ``power.roc.test`` (tests/test_inference_proc_47.py). A
 sample size is returned unrounded, as pROC does: round it up for a design.
@@ -59,6 +82,7 @@ from ._validation import check_binary_scores
 
 _ALTERNATIVES = ("two-sided", "one-sided")
 _BINORMAL_KEYS = {"a1", "b1", "a2", "b2", "rn", "ra", "delta"}
+_WINDOW_KEYS = {"fpr_range", "fpr_range1", "fpr_range2"}
 
 
 @dataclass(frozen=True)
@@ -76,7 +100,8 @@ class RocPower:
         Two ROC curves: the difference of (partial) AUCs.
     alternative : str
     method : str
-        ``"one curve"``, ``"binormal"`` or ``"delong"``.
+        ``"one curve"``, ``"binormal"``, ``"delong"``, ``"bootstrap"`` or
+        ``"obuchowski"``.
     solved : str
         Which of ``"n_cases"``, ``"sig_level"``, ``"power"``, ``"auc"`` was computed.
     """
@@ -216,11 +241,12 @@ def binormal_derivatives(a, b, fpr_lo, fpr_hi):
     return f, g
 
 
-def binormal_difference_variances(a1, b1, a2, b2, rn, ra, ratio, window):
+def binormal_difference_variances(a1, b1, a2, b2, rn, ra, ratio, window, window2=None):
     """Per-case variances ``(V0, VA)`` of the difference of two binormal (partial) AUCs
-    (module docstring; Obuchowski & McClish 1997, Table 1 and eqs. 4-5)."""
+    (module docstring; Obuchowski & McClish 1997, Table 1 and eqs. 4-5); curve 2 over
+    ``window2`` if given, else over ``window``."""
     f1, g1 = binormal_derivatives(a1, b1, *window)
-    f2, g2 = binormal_derivatives(a2, b2, *window)
+    f2, g2 = binormal_derivatives(a2, b2, *(window if window2 is None else window2))
 
     def own(a, b, f, g):
         return f * f * (1.0 + b * b / ratio + a * a / 2.0) + g * g * b * b * (1.0 + ratio) \
@@ -238,9 +264,9 @@ def _check_binormal(binormal):
         raise ValueError("binormal must be a dict with keys a1, b1, a2, b2, rn, ra, delta "
                          f"and optionally fpr_range; got {type(binormal).__name__}")
     keys = set(binormal)
-    if not _BINORMAL_KEYS <= keys or keys - _BINORMAL_KEYS - {"fpr_range"}:
+    if not _BINORMAL_KEYS <= keys or keys - _BINORMAL_KEYS - _WINDOW_KEYS:
         raise ValueError(f"binormal needs the keys {sorted(_BINORMAL_KEYS)} (and optionally "
-                         f"fpr_range), got {sorted(keys)}")
+                         f"fpr_range, or fpr_range1 and fpr_range2), got {sorted(keys)}")
     values = {}
     for key in _BINORMAL_KEYS:
         v = binormal[key]
@@ -255,14 +281,26 @@ def _check_binormal(binormal):
             raise ValueError(f"binormal[{key!r}] (a correlation) must be in (-1, 1)")
     if values["delta"] == 0:
         raise ValueError("binormal['delta'] (the difference to detect) must not be 0")
-    window = binormal.get("fpr_range", (0.0, 1.0))
+    per_curve = {"fpr_range1", "fpr_range2"} & keys
+    if per_curve:
+        if "fpr_range" in keys or len(per_curve) == 1:
+            raise ValueError("give one window for both curves (fpr_range) or one for each "
+                             "(fpr_range1 and fpr_range2), not "
+                             + " and ".join(sorted(_WINDOW_KEYS & keys)))
+        return values, (_check_window(binormal["fpr_range1"], "fpr_range1"),
+                        _check_window(binormal["fpr_range2"], "fpr_range2"))
+    window = _check_window(binormal.get("fpr_range", (0.0, 1.0)), "fpr_range")
+    return values, (window, window)
+
+
+def _check_window(window, name):
     try:
         lo, hi = (float(x) for x in window)
     except (TypeError, ValueError):
-        raise ValueError(f"fpr_range must be a pair (low, high), got {window!r}") from None
+        raise ValueError(f"{name} must be a pair (low, high), got {window!r}") from None
     if not 0.0 <= lo < hi <= 1.0:
-        raise ValueError(f"fpr_range must satisfy 0 <= low < high <= 1, got {window!r}")
-    return values, (lo, hi)
+        raise ValueError(f"{name} must satisfy 0 <= low < high <= 1, got {window!r}")
+    return lo, hi
 
 
 def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, power=None,
@@ -284,8 +322,10 @@ def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, p
     * two paired ROC curves from data: ``power_roc_test(y_true=y,
       score_a=a, score_b=b, ...)``, DeLong's covariance [4]_ and the observed
       difference of AUCs, or with ``metric="partial_auc"`` the bootstrap's
-      covariance and difference of partial AUCs; ``n_cases`` defaults to the
-      data's positives.
+      covariance and difference of partial AUCs, or with
+      ``method="obuchowski"`` Obuchowski & McClish's binormal variances [3]_
+      of binormal curves fitted to the data as pROC fits them; ``n_cases``
+      defaults to the data's positives.
 
     The formulas are in :mod:`pauc._power`.
 
@@ -310,15 +350,17 @@ def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, p
         Φ⁻¹(FPR))``), ``rn`` and ``ra`` (the correlations of the two tests'
         scores among negatives and among positives), ``delta`` (the difference
         of (partial) AUCs to detect) and optionally ``fpr_range=(low, high)``
-        for the partial AUC over that FPR window (pROC's ``FPR11``-``FPR22``,
-        one window for both curves).
+        for the partial AUC over that FPR window for both curves, or
+        ``fpr_range1`` and ``fpr_range2``, one window for each curve (pROC's
+        ``FPR11``-``FPR12`` and ``FPR21``-``FPR22``).
     y_true, score_a, score_b : arrays of shape (n_samples,), default=None
         Two curves from data (paired: the same rows); ``score_a`` is the
         reference curve of the null hypothesis.
     metric, fpr_range, normalize, method : default "roc_auc", None, "none", None
         Two curves from data: the compared metric, as in
         :func:`pauc.metrics.compare_rankers` (``method`` "delong", the AUC's
-        default, or "bootstrap", the partial AUC's). pROC's ``partial.auc = c(1,
+        default, "bootstrap", the partial AUC's, or "obuchowski", binormal,
+        for the AUC only: see :mod:`pauc._power`). pROC's ``partial.auc = c(1,
         1 - β)`` is ``fpr_range=(0, β)`` with ``normalize="none"``, and with
         ``partial.auc.correct = TRUE`` ``normalize="mcclish"``.
     n_resamples, random_state
@@ -383,25 +425,43 @@ def power_roc_test(auc=None, *, n_cases=None, n_controls=None, sig_level=0.05, p
     if data:
         if y_true is None or score_a is None or score_b is None:
             raise ValueError("two curves from data need y_true, score_a and score_b")
-        method, alpha, beta = _comparison_settings(metric, method, fpr_range, normalize)
-        if method == "venkatraman":
-            raise ValueError("method must be 'delong' or 'bootstrap': the power is of a test "
-                             "on the (partial) AUC")
-        _, n_resamples = _check_common(0.95, n_resamples)
-        delta, v0, va, data_cases, data_ratio = _from_data(
-            y_true, score_a, score_b, pos_label, method,
-            _comparison_scale(metric, alpha, beta, normalize), alpha, beta, n_resamples,
-            random_state)
-        ratio = data_ratio if kappa is None else kappa
+        if method == "obuchowski":
+            if metric != "roc_auc":
+                raise ValueError(
+                    "method='obuchowski' is for metric='roc_auc': pROC's binormal variance of "
+                    "a partial AUC from data is that of another region of its fitted curve "
+                    "(see pauc._power); for a partial AUC give binormal parameters with "
+                    "binormal['fpr_range'], or use method='bootstrap'")
+            _comparison_settings(metric, "delong", fpr_range, normalize)
+            if n_resamples != 2000 or random_state is not None:
+                raise ValueError("n_resamples and random_state are for method='bootstrap'")
+            delta, v0, va, data_cases, data_ratio = _obuchowski_from_data(
+                y_true, score_a, score_b, pos_label)
+        else:
+            method, alpha, beta = _comparison_settings(metric, method, fpr_range, normalize)
+            if method == "venkatraman":
+                raise ValueError("method must be 'delong', 'bootstrap' or 'obuchowski': the "
+                                 "power is of a test on the (partial) AUC")
+            _, n_resamples = _check_common(0.95, n_resamples)
+            delta, v0, va, data_cases, data_ratio = _from_data(
+                y_true, score_a, score_b, pos_label, method,
+                _comparison_scale(metric, alpha, beta, normalize), alpha, beta, n_resamples,
+                random_state)
         if n_cases is None and (power is None or sig_level is None):
             n_cases = data_cases            # pROC: the data's cases unless solving for them
+            if kappa is not None:
+                # pROC ignores it here (its n_controls stays the data's)
+                raise ValueError("kappa is n_controls / n_cases when solving for the sample "
+                                 "size (power and sig_level given); here the data's counts "
+                                 "are used: leave kappa None")
+        ratio = data_ratio if kappa is None else kappa
     else:
         values, window = _check_binormal(binormal)
         ratio = 1.0 if kappa is None else kappa
         delta = values["delta"]
         v0, va = binormal_difference_variances(values["a1"], values["b1"], values["a2"],
                                                values["b2"], values["rn"], values["ra"],
-                                               ratio, window)
+                                               ratio, *window)
         method = "binormal"
     unknown = [name for name, v in (("sig_level", sig_level), ("power", power),
                                     ("n_cases", n_cases)) if v is None]
@@ -436,3 +496,69 @@ def _from_data(y_true, score_a, score_b, pos_label, method, scale, alpha, beta, 
     v0 = m * (2.0 * cov[0, 0] - 2.0 * cov[0, 1])
     va = m * (cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
     return delta, v0, va, float(m), n / m
+
+
+def binormal_fit(is_pos, score):
+    """pROC's binormal parameters ``(a, b)`` of one empirical ROC curve: the
+    least-squares line ``Φ⁻¹(sp) = a - b Φ⁻¹(se)`` over the curve's points (one per
+    distinct score as threshold, a row positive when its score is at least the
+    threshold) with sensitivity and specificity strictly between 0 and 1. O(n log n)."""
+    order = np.argsort(score, kind="stable")
+    s, pos = score[order], is_pos[order]
+    m = int(pos.sum())
+    n = pos.shape[0] - m
+    # the first row of each run of equal scores: the threshold's position
+    first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    below_pos = np.r_[0, np.cumsum(pos)][first]          # positives scored below
+    below_neg = first - below_pos                        # negatives scored below
+    se = (m - below_pos) / m
+    sp = below_neg / n
+    inside = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)
+    if np.count_nonzero(inside) < 2:
+        raise ValueError("method='obuchowski' fits a binormal curve to the ROC points with "
+                         "sensitivity and specificity strictly between 0 and 1; a curve has "
+                         f"{np.count_nonzero(inside)} such point(s), at least 2 are needed")
+    x, y = ndtri(se[inside]), ndtri(sp[inside])
+    xc = x - x.mean()
+    sxx = float(xc @ xc)
+    if sxx == 0:
+        raise ValueError("method='obuchowski': the ROC points have one sensitivity; no "
+                         "binormal curve can be fitted")
+    slope = float(xc @ (y - y.mean())) / sxx
+    intercept = float(y.mean() - slope * x.mean())
+    if not slope < 0:
+        raise ValueError("method='obuchowski': the binormal fit of a curve has a slope "
+                         f"b = {-slope:.4g} <= 0 (not a binormal ROC curve)")
+    return intercept, -slope
+
+
+def _class_correlation(a, b, which):
+    a, b = a[which], b[which]
+    a, b = a - a.mean(), b - b.mean()
+    denom = math.sqrt(float(a @ a) * float(b @ b))
+    if denom == 0:
+        raise ValueError("method='obuchowski' needs the correlation of the two scores among "
+                         "the positives and among the negatives: a score is constant in one "
+                         "class")
+    return float(a @ b) / denom
+
+
+def _obuchowski_from_data(y_true, score_a, score_b, pos_label):
+    """``(Δ, V0, VA)`` per case of two paired curves by Obuchowski & McClish's binormal
+    variances, the binormal parameters fitted as pROC fits them (module docstring), and
+    the data's cases and controls-per-case."""
+    is_pos, a, _ = check_binary_scores(y_true, score_a, pos_label=pos_label)
+    _, b, _ = check_binary_scores(y_true, score_b, pos_label=pos_label)
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    m = int(is_pos.sum())
+    ratio = (is_pos.shape[0] - m) / m
+    a1, b1 = binormal_fit(is_pos, a)
+    a2, b2 = binormal_fit(is_pos, b)
+    rn, ra = _class_correlation(a, b, ~is_pos), _class_correlation(a, b, is_pos)
+    (auc_a, auc_b), _ = auc_covariance(is_pos, [a, b])
+    delta = float(auc_a - auc_b)
+    if delta == 0:
+        raise ValueError("the two curves have the same AUC: no difference to power a test "
+                         "for")
+    v0, va = binormal_difference_variances(a1, b1, a2, b2, rn, ra, ratio, (0.0, 1.0))
+    return delta, v0, va, float(m), ratio

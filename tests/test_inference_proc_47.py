@@ -3,9 +3,28 @@
 The values in tests/data/proc_reference_47.json were produced by
 tests/data/proc_reference_47.R (``Rscript tests/data/proc_reference_47.R``) with
 pROC 1.18.0, Debian bookworm's ``r-cran-proc 1.18.0-1+b1``, on R 4.2.2. Each case
-stores its inputs: random draws of the script's fixed seed, or the numeric examples
-of pROC's help pages (``?power.roc.test``, ``?multiclass.roc``); pROC's aSAH data
-are not copied. These tests need no R.
+stores its inputs: random draws of the script's fixed seeds, or the numeric examples
+of pROC's help pages (``?power.roc.test``, ``?multiclass.roc``). These tests need no R.
+
+pROC's aSAH data (Turck et al. 2010, shipped with pROC under its GPL licence; not
+public-domain) are not copied. The help-page examples on them are stored in a numeric
+form that gives pROC's results without the data:
+
+* ``?power.roc.test``, one curve: the AUC and counts the page itself passes;
+* ``?power.roc.test``, two curves (ndka against wfns, 41 cases, 72 controls): for
+  DeLong pROC's two AUCs, variances and covariance (``var``, ``cov``), for Obuchowski
+  the binormal parameters of pROC's fits (``smooth``'s linear model), the scores'
+  correlations in each class and the AUCs; and with Obuchowski on the partial AUC
+  over specificity in [0.9, 1] the same, to pin which area pROC's numbers are of
+  (pauc refuses that case, see :mod:`pauc._power`); the examples marked "Not run"
+  (bootstrap variances) are not stored;
+* ``?multiclass.roc``: the artificial example (its random draws are stored). The
+  examples on aSAH's gos6 and s100b, and iris with nnet, need the scores themselves;
+* ``?roc.test`` with ``method = "venkatraman"`` (s100b against wfns, paired; s100b
+  against its first 100 rows, unpaired): the statistic depends on every score's rank,
+  so these cannot be reproduced without the data and are not stored (pROC gives
+  E = 578, p = 0.0235 paired and E = 0.010169 unpaired, boot.n = 2000). The random
+  inputs cover the same code paths.
 
 What is compared, and how closely:
 
@@ -19,7 +38,10 @@ What is compared, and how closely:
 * power, sample size and significance level: to 1e-9 relative (the partial AUC from
   data, whose variances pROC and pauc bootstrap: within Monte Carlo error); the AUC pROC solves
   by ``uniroot`` (tolerance about 1e-4) to 1e-4, and pauc's exact root is checked
-  to give the requested power;
+  to give the requested power; this holds for one curve, for binormal parameters
+  with one FPR window or one per curve, for two curves from data by DeLong and by
+  Obuchowski (``method="obuchowski"``: pROC's binormal fits and variances, to 1e-9
+  too);
 * the multi-class AUC and its pairwise AUCs: to 1e-12.
 """
 
@@ -32,6 +54,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scipy.special import ndtri
+
+from pauc._power import _solve, binormal_difference_variances, binormal_fit
 from pauc._venkatraman import mixture_curve
 from pauc.metrics import (compare_rankers, multiclass_roc_auc, power_roc_test, roc_auc,
                           venkatraman_test)
@@ -279,6 +304,216 @@ def test_paired_partial_auc_power_agrees_with_proc(i):
         else:
             assert result.n_cases == expected["ncases"]
             assert result.power == pytest.approx(expected["power"], abs=0.1)
+
+
+def _obuchowski_parts(case):
+    """pauc's binormal fits, correlations and per-case (V0, VA) of a stored case."""
+    y = np.asarray(case["y"], bool)
+    a, b = np.asarray(case["a"], float), np.asarray(case["b"], float)
+    fit_a, fit_b = binormal_fit(y, a), binormal_fit(y, b)
+    rn = np.corrcoef(a[~y], b[~y])[0, 1]
+    ra = np.corrcoef(a[y], b[y])[0, 1]
+    return y, fit_a, fit_b, rn, ra
+
+
+def _proc_variances(case, m):
+    """pROC's var and cov, as the per-case (V0, VA) of the module's formulas."""
+    return (m * (2 * case["var_a"] - 2 * case["cov"]),
+            m * (case["var_a"] + case["var_b"] - 2 * case["cov"]))
+
+
+@pytest.mark.parametrize("i", range(len(_REFERENCE["power_obuchowski"])))
+def test_obuchowski_power_from_data_equals_proc(i):
+    """method="obuchowski": pROC's binormal fit (its smooth's linear model), its
+    var / cov (method = "obuchowski") and power.roc.test's results, to 1e-9."""
+    case = _REFERENCE["power_obuchowski"][i]
+    y, fit_a, fit_b, rn, ra = _obuchowski_parts(case)
+    # pROC's model is qnorm(sp) ~ qnorm(se): a = intercept, b = -slope
+    for fit, coef in ((fit_a, case["coef_a"]), (fit_b, case["coef_b"])):
+        assert fit == pytest.approx((coef[0], -coef[1]), rel=1e-9, abs=1e-12)
+    assert (rn, ra) == pytest.approx((case["rn"], case["ra"]), rel=1e-9, abs=1e-12)
+    m, n = int(y.sum()), int((~y).sum())
+    v0, va = binormal_difference_variances(*fit_a, *fit_b, rn, ra, n / m, (0.0, 1.0))
+    assert (v0, va) == pytest.approx(_proc_variances(case, m), rel=1e-9)
+    for call in case["calls"]:
+        args, expected = _args(call["args"]), call["result"]
+        kwargs = dict(y_true=case["y"], score_a=case["a"], score_b=case["b"],
+                      method="obuchowski", sig_level=args.get("sig.level", 0.05),
+                      power=args.get("power"), kappa=args.get("kappa"))
+        if "kappa" in args and "power" not in args:
+            # pROC ignores kappa unless it solves for the sample size; pauc refuses it
+            assert expected["ncontrols"] == n
+            with pytest.raises(ValueError, match="kappa is n_controls / n_cases"):
+                power_roc_test(**kwargs)
+            continue
+        if expected["sig.level"] > 1:
+            # pROC returns a "level" above 1 when no level reaches the power: refused
+            with pytest.raises(ValueError, match="no significance level"):
+                power_roc_test(**kwargs)
+            continue
+        result = power_roc_test(**kwargs)
+        assert result.method == "obuchowski"
+        got = {"ncases": result.n_cases, "ncontrols": result.n_controls,
+               "sig.level": result.sig_level, "power": result.power}
+        for key, value in expected.items():
+            assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+
+
+@pytest.mark.parametrize("i", range(len(_REFERENCE["obuchowski_partial"]) + 1))
+def test_obuchowski_partial_auc_from_data_is_refused(i):
+    """pROC's var(method = "obuchowski") of a partial AUC over specificity in [s1, s2]
+    is the binormal variance over x in [s1, s2] of its fitted curve, whose x axis is
+    1 - sensitivity (the coefficients are of qnorm(sp) on qnorm(se)): the area of
+    another region. Pinned here to 1e-9 (the stored cases and pROC's help-page example
+    on aSAH); pauc refuses the case."""
+    if i < len(_REFERENCE["obuchowski_partial"]):
+        case = _REFERENCE["obuchowski_partial"][i]
+        y, fit_a, fit_b, rn, ra = _obuchowski_parts(case)
+        assert fit_a == pytest.approx((case["coef_a"][0], -case["coef_a"][1]), rel=1e-9)
+        m, n = int(y.sum()), int((~y).sum())
+        high_fpr = 1 - min(case["specificity"])
+        with pytest.raises(ValueError, match="method='obuchowski' is for metric='roc_auc'"):
+            power_roc_test(y_true=case["y"], score_a=case["a"], score_b=case["b"],
+                           method="obuchowski", metric="partial_auc",
+                           fpr_range=(1 - max(case["specificity"]), high_fpr))
+    else:
+        help_case = _REFERENCE["power_help_aSAH"]
+        case = help_case["obuchowski_partial"]
+        fit_a = (case["coef_a"][0], -case["coef_a"][1])
+        fit_b = (case["coef_b"][0], -case["coef_b"][1])
+        rn, ra = case["rn"], case["ra"]
+        m, n = help_case["ncases"], help_case["ncontrols"]
+    window = tuple(sorted(case["specificity"]))
+    v0, va = binormal_difference_variances(*fit_a, *fit_b, rn, ra, n / m, window)
+    assert (v0, va) == pytest.approx(_proc_variances(case, m), rel=1e-9)
+    # the region asked for, FPR in [1 - s2, 1 - s1], has another variance
+    right = binormal_difference_variances(*fit_a, *fit_b, rn, ra, n / m,
+                                          (1 - window[1], 1 - window[0]))
+    assert abs(right[1] / va - 1) > 0.5
+
+
+def _windows(params):
+    out = {"a1": params["A1"], "b1": params["B1"], "a2": params["A2"], "b2": params["B2"],
+           "rn": params["rn"], "ra": params["ra"], "delta": params["delta"],
+           "fpr_range1": (params["FPR11"], params["FPR12"]),
+           "fpr_range2": (params["FPR21"], params["FPR22"])}
+    assert out["fpr_range1"] != out["fpr_range2"]
+    return out
+
+
+@pytest.mark.parametrize("case", _REFERENCE["power_params_windows"])
+def test_binormal_power_with_a_window_per_curve_equals_proc(case):
+    args, expected = _args(case["args"]), case["result"]
+    result = power_roc_test(binormal=_windows(case["params"]), n_cases=args.get("ncases"),
+                            sig_level=args.get("sig.level", 0.05), power=args.get("power"),
+                            kappa=args.get("kappa"), alternative=_alternative(args))
+    got = {"ncases": result.n_cases, "ncontrols": result.n_controls,
+           "sig.level": result.sig_level, "power": result.power}
+    for key, value in expected.items():
+        assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+
+
+def test_one_window_per_curve_is_not_one_window():
+    shared = dict(a1=1.2, b1=0.9, a2=0.8, b2=1.1, rn=0.4, ra=0.5, delta=0.03)
+    params = dict(shared, fpr_range1=(0.0, 0.2), fpr_range2=(0.1, 0.3))
+    per_curve = power_roc_test(binormal=params, n_cases=100).power
+    assert 0.05 < per_curve < 0.95
+    for window in (params["fpr_range1"], params["fpr_range2"]):
+        assert power_roc_test(binormal=dict(shared, fpr_range=window),
+                              n_cases=100).power != pytest.approx(per_curve, rel=1e-6)
+    # both windows equal: the one-window case
+    same = dict(shared, fpr_range1=(0.0, 0.3), fpr_range2=(0.0, 0.3))
+    assert power_roc_test(binormal=same, n_cases=100).power == \
+        power_roc_test(binormal=dict(shared, fpr_range=(0.0, 0.3)), n_cases=100).power
+
+
+_HELP = _REFERENCE["power_help_aSAH"]
+
+
+@pytest.mark.parametrize("method", ["delong", "obuchowski"])
+def test_help_page_two_curve_examples_equal_proc(method):
+    """?power.roc.test's two-curve examples (ndka against wfns on aSAH, 41 cases and 72
+    controls), in numeric form: DeLong from pROC's AUCs, variances and covariance;
+    Obuchowski as binormal parameters (pROC's fits and the scores' correlations), which
+    is what pROC's method = "obuchowski" computes from the data. To 1e-9."""
+    case = _HELP[method]
+    m, n = _HELP["ncases"], _HELP["ncontrols"]
+    delta = case["auc_a"] - case["auc_b"]
+    for call in case["calls"]:
+        args, expected = _args(call["args"]), call["result"]
+        sig_level, power = args.get("sig.level", 0.05), args.get("power")
+        if method == "delong":
+            v0, va = _proc_variances(case, m)
+            solved, value = _solve(None if power is not None and sig_level is not None else m,
+                                   delta, v0, va, sig_level, power, "two-sided")
+            got = {"ncases": m, "ncontrols": n, "sig.level": sig_level, "power": power}
+            got[{"n_cases": "ncases", "sig_level": "sig.level", "power": "power"}[solved]] \
+                = value
+            if solved == "n_cases":
+                got["ncontrols"] = value * n / m
+        else:
+            params = dict(a1=case["coef_a"][0], b1=-case["coef_a"][1], a2=case["coef_b"][0],
+                          b2=-case["coef_b"][1], rn=case["rn"], ra=case["ra"], delta=delta)
+            solve_n = power is not None and sig_level is not None
+            result = power_roc_test(binormal=params, n_cases=None if solve_n else m,
+                                    kappa=n / m, sig_level=sig_level, power=power)
+            got = {"ncases": result.n_cases, "ncontrols": result.n_controls,
+                   "sig.level": result.sig_level, "power": result.power}
+        for key, value in expected.items():
+            assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+
+
+def test_obuchowski_power_refuses_bad_input():
+    case = _REFERENCE["power_obuchowski"][0]
+    data = dict(y_true=case["y"], score_a=case["a"], score_b=case["b"], method="obuchowski")
+    with pytest.raises(ValueError, match="for method='bootstrap'"):
+        power_roc_test(**data, n_resamples=100)
+    with pytest.raises(ValueError, match="fpr_range is for metric='partial_auc'"):
+        power_roc_test(**data, fpr_range=(0, 0.2))
+    with pytest.raises(ValueError, match="kappa is n_controls / n_cases"):
+        power_roc_test(**data, kappa=2.0)
+    # one ROC point strictly inside the unit square: no line to fit (pROC: "ROC curve
+    # not smoothable (not enough points)")
+    y = [0, 0, 0, 1, 1, 1, 0, 1, 1, 0, 1, 0]
+    with pytest.raises(ValueError, match="1 such point"):
+        power_roc_test(y_true=y, score_a=[1, 2, 2, 3, 3, 4, 1, 5, 2, 3, 4, 2],
+                       score_b=np.arange(12.0), method="obuchowski")
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 20)
+    a = rng.normal(size=40) + y
+    b = np.where(y == 1, 1.0, rng.normal(size=40))        # constant among positives
+    with pytest.raises(ValueError):
+        power_roc_test(y_true=y, score_a=a, score_b=b, method="obuchowski")
+    params = dict(a1=1, b1=1, a2=1, b2=1, rn=0, ra=0, delta=0.1)
+    with pytest.raises(ValueError, match="not fpr_range and fpr_range1"):
+        power_roc_test(binormal=dict(params, fpr_range=(0, .2), fpr_range1=(0, .2),
+                                     fpr_range2=(0, .3)), power=0.8)
+    with pytest.raises(ValueError, match="one for each"):
+        power_roc_test(binormal=dict(params, fpr_range1=(0, .2)), power=0.8)
+    with pytest.raises(ValueError, match="fpr_range2 must satisfy"):
+        power_roc_test(binormal=dict(params, fpr_range1=(0, .2), fpr_range2=(.3, .1)),
+                       power=0.8)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(10, 80))
+def test_binormal_fit_is_the_least_squares_line_over_the_roc_points(seed, n):
+    """Against a direct loop over thresholds and numpy's polyfit."""
+    rng = np.random.default_rng(seed)
+    y = np.r_[[0, 0, 1, 1], rng.integers(0, 2, n)].astype(bool)
+    s = (rng.normal(size=y.size) + y).round(int(rng.integers(0, 3)))
+    t = np.unique(s)
+    se = np.array([(s[y] >= v).mean() for v in t])
+    sp = np.array([(s[~y] < v).mean() for v in t])
+    keep = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)
+    if np.unique(se[keep]).size < 2:
+        return
+    slope, intercept = np.polyfit(ndtri(se[keep]), ndtri(sp[keep]), 1)
+    if slope >= 0:
+        with pytest.raises(ValueError, match="slope"):
+            binormal_fit(y, s)
+        return
+    assert binormal_fit(y, s) == pytest.approx((intercept, -slope), rel=1e-9, abs=1e-12)
 
 
 def test_power_of_the_partial_auc_does_not_depend_on_its_normalisation():

@@ -5,9 +5,10 @@
 #
 # Produced with pROC 1.18.0 (Debian bookworm's r-cran-proc 1.18.0-1+b1) on R 4.2.2.
 # Every case stores its inputs (labels and scores, or the numbers passed), so the tests
-# need no R. Inputs are random draws with the seed below, or the numeric examples of
+# need no R. Inputs are random draws with the seeds below, or the numeric examples of
 # pROC's own help pages (?power.roc.test, ?multiclass.roc); the aSAH data set is not
-# copied. jsonlite writes an empty argument list as [] and R's NULL as null.
+# copied: its examples are stored as the summaries (AUCs, variances, binormal fits,
+# correlations, counts) that give pROC's results. jsonlite writes an empty argument list as [] and R's NULL as null.
 # pROC conventions: levels = c(0, 1) (controls = 0, cases = 1), direction = "<" (cases
 # score higher), pauc's "higher = positive".
 # Venkatraman's p-values are permutation p-values: random, so they are stored with their
@@ -259,6 +260,104 @@ for (i in 1:3) {
                                     calls = res)
 }
 
+# ------------------------------------------- power, method = "obuchowski" and windows
+# (added later, with a seed of its own so that the values above do not change)
+set.seed(47047)
+# the binormal parameters pROC fits (coefficients of its binormal smooth's linear
+# model), its Obuchowski variances and covariance, and power.roc.test's results
+obuchowski_summary <- function(r1, r2, y, a, b) {
+  c1 <- coef(smooth(r1)$model)
+  c2 <- coef(smooth(r2)$model)
+  list(coef_a = unname(c1), coef_b = unname(c2),
+       var_a = var(r1, method = "obuchowski"), var_b = var(r2, method = "obuchowski"),
+       cov = cov(r1, r2, method = "obuchowski"),
+       auc_a = as.numeric(r1$auc), auc_b = as.numeric(r2$auc),
+       rn = cor(as.numeric(a)[y == 0], as.numeric(b)[y == 0]),
+       ra = cor(as.numeric(a)[y == 1], as.numeric(b)[y == 1]))
+}
+obuchowski_calls <- list(list(), list(power = 0.9), list(power = 0.9, sig.level = NULL),
+                         list(power = 0.8, kappa = 2), list(kappa = 2))
+power_obuchowski <- list()
+for (i in 1:8) {
+  d <- binormal_pair(sample(20:120, 1), sample(20:150, 1), runif(1, 0.6, 1.4),
+                     runif(1, 0.2, 1.0), runif(1, 0.2, 0.8), if (i %% 3 == 0) 1 else NA)
+  if (i %% 4 == 1) d$a <- exp(d$a)       # not binormal on its own scale
+  r1 <- roc01(d$y, d$a)
+  r2 <- roc01(d$y, d$b)
+  res <- lapply(obuchowski_calls, function(args) {
+    list(args = lapply(args, nul),
+         result = htest(do.call(power.roc.test, c(list(r1, r2, method = "obuchowski"), args))))
+  })
+  power_obuchowski[[i]] <- c(list(y = d$y, a = d$a, b = d$b, calls = res),
+                             obuchowski_summary(r1, r2, d$y, d$a, d$b))
+}
+# pROC's Obuchowski variances of a partial AUC from data (specificity window): kept to
+# document which area they are of; pauc refuses this case
+obuchowski_partial <- list()
+for (i in 1:4) {
+  d <- binormal_pair(sample(40:120, 1), sample(40:150, 1), 1.2, 0.7, 0.5, NA)
+  sp <- list(c(1, 0.8), c(0.9, 0.7), c(1, 0.9), c(0.95, 0.6))[[i]]
+  r1 <- roc(d$y, d$a, levels = c(0, 1), direction = "<", quiet = TRUE, partial.auc = sp,
+            partial.auc.focus = "specificity")
+  r2 <- roc(d$y, d$b, levels = c(0, 1), direction = "<", quiet = TRUE, partial.auc = sp,
+            partial.auc.focus = "specificity")
+  obuchowski_partial[[i]] <- c(list(y = d$y, a = d$a, b = d$b, specificity = sp),
+                               obuchowski_summary(r1, r2, d$y, d$a, d$b))
+}
+# binormal parameters with one FPR window per curve (FPR11-FPR12, FPR21-FPR22), each
+# given low then high
+power_params_windows <- list()
+for (i in 1:12) {
+  pars <- list(A1 = round(runif(1, 0.5, 2.5), 2), B1 = round(runif(1, 0.5, 1.5), 2),
+               A2 = round(runif(1, 0.5, 2.5), 2), B2 = round(runif(1, 0.5, 1.5), 2),
+               rn = round(runif(1, 0, 0.8), 2), ra = round(runif(1, 0, 0.8), 2),
+               delta = round(runif(1, 0.02, 0.15), 3))
+  lo <- round(runif(2, 0, 0.2), 2)
+  hi <- round(lo + runif(2, 0.05, 0.5), 2)
+  pars <- c(pars, list(FPR11 = lo[1], FPR12 = hi[1], FPR21 = lo[2], FPR22 = hi[2]))
+  kappa <- round(runif(1, 0.5, 2.5), 2)
+  alt <- if (i %% 3 == 0) "one.sided" else "two.sided"
+  args <- switch(i %% 3 + 1,
+    list(power = 0.8, sig.level = 0.05, kappa = kappa, alternative = alt),
+    list(power = 0.85, sig.level = NULL, ncases = sample(50:300, 1), kappa = kappa,
+         alternative = alt),
+    list(power = NULL, sig.level = 0.05, ncases = sample(50:300, 1), kappa = kappa,
+         alternative = alt))
+  power_params_windows[[i]] <- params_call(pars, args)
+}
+
+# --------------------------------------- the help pages' examples on pROC's aSAH data
+# The data set is not copied: each example is stored in a numeric form that gives pROC's
+# result without the data, with pROC's result. ?power.roc.test, "Two ROC curves":
+# roc1 = ndka, roc2 = wfns (outcome Good = control, Poor = case; 72 and 41).
+data(aSAH)
+roc1 <- roc(aSAH$outcome, aSAH$ndka, quiet = TRUE)
+roc2 <- roc(aSAH$outcome, aSAH$wfns, quiet = TRUE)
+roc3 <- roc(aSAH$outcome, aSAH$ndka, partial.auc = c(1, 0.9), quiet = TRUE)
+roc4 <- roc(aSAH$outcome, aSAH$wfns, partial.auc = c(1, 0.9), quiet = TRUE)
+stopifnot(roc1$direction == "<", roc2$direction == "<")
+yy <- as.integer(aSAH$outcome == "Poor")
+help_calls <- list(list(power = 0.9), list(), list(power = 0.9, sig.level = NULL))
+help_power <- function(r1, r2, method) {
+  lapply(help_calls, function(args) {
+    list(args = lapply(args, nul),
+         result = htest(do.call(power.roc.test, c(list(r1, r2, method = method), args))))
+  })
+}
+power_help_aSAH <- list(
+  ncases = length(roc1$cases), ncontrols = length(roc1$controls),
+  # DeLong (the default): the AUCs and pROC's DeLong variances and covariance
+  delong = list(auc_a = as.numeric(roc1$auc), auc_b = as.numeric(roc2$auc),
+                var_a = var(roc1), var_b = var(roc2), cov = cov(roc1, roc2),
+                calls = help_power(roc1, roc2, "delong")),
+  # Obuchowski: the fitted binormal parameters, the correlations and the AUCs
+  obuchowski = c(obuchowski_summary(roc1, roc2, yy, aSAH$ndka, aSAH$wfns),
+                 list(calls = help_power(roc1, roc2, "obuchowski"))),
+  # Obuchowski on the partial AUC over specificity in [0.9, 1] (refused by pauc)
+  obuchowski_partial = c(obuchowski_summary(roc3, roc4, yy, aSAH$ndka, aSAH$wfns),
+                         list(specificity = c(1, 0.9),
+                              calls = help_power(roc3, roc4, "obuchowski"))))
+
 result <- list(pROC_version = as.character(packageVersion("pROC")),
                R_version = R.version.string,
                venkatraman_paired = venkatraman_paired,
@@ -269,7 +368,11 @@ result <- list(pROC_version = as.character(packageVersion("pROC")),
                power_paired = power_paired,
                power_paired_partial = power_paired_partial,
                multiclass_univariate = multiclass_uni,
-               multiclass_multivariate = multiclass_multi)
+               multiclass_multivariate = multiclass_multi,
+               power_obuchowski = power_obuchowski,
+               obuchowski_partial = obuchowski_partial,
+               power_params_windows = power_params_windows,
+               power_help_aSAH = power_help_aSAH)
 here <- dirname(normalizePath(sub("--file=", "", grep("--file=", commandArgs(FALSE),
                                                         value = TRUE))))
 writeLines(toJSON(result, digits = NA, auto_unbox = TRUE, pretty = TRUE, na = "null"),
