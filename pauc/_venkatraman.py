@@ -29,11 +29,17 @@ null distribution comes from permuting ranks, not from a normal approximation.
   permutation reassigns them between the samples (class sizes kept), breaks ties
   at random, and recomputes ``E``.
 
-  pROC 1.18's unpaired statistic is a discretisation of its own: it leaves out
-  the area before the curves' first knots, and on samples of different sizes it
-  departs further (it gives 0 for a perfect against a reversed ranker on some
-  designs). On the random inputs of the tests the two statistics differ by a few
-  per cent, and the p-values agree within Monte Carlo error.
+  pROC 1.18's unpaired statistic is not this area in general. When both samples
+  have the same numbers of cases and of controls it is the area from the later of
+  the two curves' first knots on (the part before them left out); on other designs
+  it is not an area between the two curves at all: it depends on the order of the
+  two curves, is not 0 for one ROC curve sampled at different sizes, exceeds 1 (a
+  perfect ranker on 1 + 1 rows against a reversed one on 50 + 50: 14.7), is 0 for a
+  reversed ranker on 1 + 1 rows against a perfect one on 4 + 4 or more, and fails on
+  some designs. pauc keeps the exact area (the probes and the rules tried are in
+  tests/test_inference_proc_47.py). On the random inputs of the tests the two
+  statistics differ by a few per cent (median 1.8 %), and the p-values agree within
+  Monte Carlo error.
 
 The p-value is ``(1 + #{E* >= E}) / (1 + n_permutations)``: a permutation
 p-value that is never 0 (pROC reports ``#{E* >= E} / n_permutations``; the two

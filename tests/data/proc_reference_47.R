@@ -14,7 +14,8 @@
 # Venkatraman's p-values are permutation p-values: random, so they are stored with their
 # number of permutations (boot.n) and compared within Monte Carlo error; the paired
 # statistic E is deterministic (ties.method = "first") and compared exactly, the unpaired
-# one is pROC's own discretisation (compared loosely). The power of a partial AUC from
+# one is pROC's own (compared loosely; the black-box probes at the end of this script
+# show what it is on equal designs and how it departs from an area on others). The power of a partial AUC from
 # data uses pROC's bootstrap variances (random, compared within Monte Carlo error).
 # Regenerating with this script reproduces the stored values exactly (same seed, same
 # order of draws).
@@ -358,6 +359,47 @@ power_help_aSAH <- list(
                          list(specificity = c(1, 0.9),
                               calls = help_power(roc3, roc4, "obuchowski"))))
 
+# ------------------------------- Venkatraman, unpaired: what pROC's statistic is (probes)
+# Black-box probes of pROC's unpaired statistic (pauc does not reproduce it in general;
+# see tests/test_inference_proc_47.py). Samples of equal design (the same numbers of
+# cases and of controls), random scores, ties in every fourth case:
+set.seed(4747)
+venkatraman_unpaired_equal <- list()
+for (i in 1:30) {
+  m <- sample(2:30, 1)
+  n <- sample(2:30, 1)
+  d1 <- binormal_one(m, n, runif(1, 0, 2), if (i %% 4 == 0) 0 else NA)
+  d2 <- binormal_one(m, n, runif(1, -0.5, 2), if (i %% 4 == 0) 0 else NA)
+  test <- roc.test(roc01(d1$y, d1$s), roc01(d2$y, d2$s), method = "venkatraman",
+                   paired = FALSE, boot.n = 1, progress = "none")
+  venkatraman_unpaired_equal[[i]] <- list(y_a = d1$y, a = d1$s, y_b = d2$y, b = d2$s,
+                                          statistic = unname(test$statistic))
+}
+# hand-made designs (scores 1..n, labels in the given order): the statistic or pROC's
+# error message
+probe <- function(y1, y2) {
+  r1 <- roc01(y1, seq_along(y1))
+  r2 <- roc01(y2, seq_along(y2))
+  stat <- tryCatch(unname(suppressWarnings(roc.test(r1, r2, method = "venkatraman",
+                                                    paired = FALSE, boot.n = 1,
+                                                    progress = "none"))$statistic),
+                   error = function(e) conditionMessage(e))
+  list(y_a = y1, y_b = y2, statistic = stat)
+}
+perfect <- function(m, n) c(rep(0L, n), rep(1L, m))
+reversed <- function(m, n) c(rep(1L, m), rep(0L, n))
+venkatraman_unpaired_probes <- c(
+  # the same ROC curve (perfect) at different sizes
+  lapply(c(2, 4, 8, 12), function(j) c(probe(perfect(1, 1), perfect(j, j)), kind = "same")),
+  # a perfect against a reversed ranker
+  lapply(c(1, 2, 3, 4, 10, 50), function(j) c(probe(perfect(1, 1), reversed(j, j)),
+                                             kind = "perfect_reversed")),
+  lapply(c(1, 2, 3, 4, 10), function(j) c(probe(reversed(1, 1), perfect(j, j)),
+                                         kind = "reversed_perfect")),
+  # the order of the two curves
+  list(c(probe(c(1L, 0L), c(0L, 1L, 0L)), kind = "order"),
+       c(probe(c(0L, 1L, 0L), c(1L, 0L)), kind = "order")))
+
 result <- list(pROC_version = as.character(packageVersion("pROC")),
                R_version = R.version.string,
                venkatraman_paired = venkatraman_paired,
@@ -372,7 +414,9 @@ result <- list(pROC_version = as.character(packageVersion("pROC")),
                power_obuchowski = power_obuchowski,
                obuchowski_partial = obuchowski_partial,
                power_params_windows = power_params_windows,
-               power_help_aSAH = power_help_aSAH)
+               power_help_aSAH = power_help_aSAH,
+               venkatraman_unpaired_equal = venkatraman_unpaired_equal,
+               venkatraman_unpaired_probes = venkatraman_unpaired_probes)
 here <- dirname(normalizePath(sub("--file=", "", grep("--file=", commandArgs(FALSE),
                                                         value = TRUE))))
 writeLines(toJSON(result, digits = NA, auto_unbox = TRUE, pretty = TRUE, na = "null"),
