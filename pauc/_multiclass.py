@@ -17,6 +17,10 @@ Two inputs, as pROC's ``multiclass.roc`` takes them:
   ``direction = "auto"`` turns each pair around when the median score of the
   earlier class is the higher one (so that each pair's AUC is read in the
   direction the data suggest); ``"<"`` and ``">"`` fix the direction for all pairs.
+
+With a score matrix pROC's default direction is ``">"`` (a column's class scores
+higher), ``"<"`` turns every pair around (``1 - M``) and ``"auto"`` is refused by
+pROC; here ``"auto"`` is ``">"``.
 """
 
 import numpy as np
@@ -75,10 +79,13 @@ def multiclass_roc_auc(y_true, y_score, *, labels=None, direction="auto",
         The classes, in the order of ``y_score``'s columns; rows of other classes
         are left out. None: the sorted distinct values of ``y_true``.
     direction : {"auto", "<", ">"}, default="auto"
-        One score per row only: "<" takes the later class of ``labels`` as the
+        One score per row: "<" takes the later class of ``labels`` as the
         higher-scored one in every pair, ">" the earlier one, "auto" (pROC's
         default) chooses per pair by the classes' median scores (the later class
-        higher, unless the earlier class's median is strictly higher).
+        higher, unless the earlier class's median is strictly higher). A score
+        matrix: "auto" and ">" (pROC's default for a matrix) read each column as
+        higher = more likely its class; "<" as lower = more likely, which gives
+        ``1 - M`` (pROC's ``direction = "<"``).
     return_pairs : bool, default=False
         Also return the pairs' AUCs ``(A(i|j) + A(j|i)) / 2``, a dict keyed by
         ``(labels[i], labels[j])`` with ``i < j``.
@@ -132,11 +139,9 @@ def multiclass_roc_auc(y_true, y_score, *, labels=None, direction="auto",
     elif y_score.ndim != 2 or y_score.shape[1] != labels.shape[0]:
         raise ValueError(f"y_score has {y_score.shape[1]} columns for {labels.shape[0]} "
                          "classes: give one column per class of labels, in its order")
-    elif direction != "auto":
-        # pROC refuses a direction for score matrices too: a column is the score of
-        # its own class, higher meaning more likely, by construction
-        raise ValueError("direction is for a single score per row; a score matrix's "
-                         "columns score their own class, higher = more likely")
+    # a score matrix: "auto" and ">" read a column as higher = more likely its class
+    # (pROC's only reading but "<"; it refuses "auto" by name for a matrix)
+    reverse_columns = not univariate and direction == "<"
     rows = [y_true == lab for lab in labels]
     pairs = {}
     for i in range(labels.shape[0]):
@@ -150,6 +155,8 @@ def multiclass_roc_auc(y_true, y_score, *, labels=None, direction="auto",
             else:
                 auc = 0.5 * (_two_class_auc(y_score[rows[i], i], y_score[rows[j], i])
                              + _two_class_auc(y_score[rows[j], j], y_score[rows[i], j]))
+                if reverse_columns:
+                    auc = 1.0 - auc
             pairs[(_plain(labels[i]), _plain(labels[j]))] = float(auc)
     mean = float(np.mean(list(pairs.values())))
     return (mean, pairs) if return_pairs else mean

@@ -400,6 +400,41 @@ venkatraman_unpaired_probes <- c(
   list(c(probe(c(1L, 0L), c(0L, 1L, 0L)), kind = "order"),
        c(probe(c(0L, 1L, 0L), c(1L, 0L)), kind = "order")))
 
+# ------------------------------------------- multiclass.roc: direction of a score matrix
+# ?multiclass.roc's artificial example again (its own seed) with direction = ">" (the
+# default for a matrix) and "<", and random matrices whose columns score their class
+# lower or higher
+set.seed(4749)
+multiclass_directions <- list()
+n <- c(100, 80, 150)
+responses <- factor(c(rep("X1", n[1]), rep("X2", n[2]), rep("X3", n[3])))
+preds <- lapply(n, function(x) runif(x, 0.4, 0.6))
+predictor <- as.matrix(data.frame(
+  "X1" = c(preds[[1]], runif(n[2] + n[3], 0, 0.7)),
+  "X2" = c(runif(n[1], 0.1, 0.4), preds[[2]], runif(n[3], 0.2, 0.8)),
+  "X3" = c(runif(n[1] + n[2], 0.3, 0.7), preds[[3]])))
+direction_aucs <- function(y, score) {
+  list(default = as.numeric(multiclass.roc(y, score, quiet = TRUE)$auc),
+       greater = as.numeric(multiclass.roc(y, score, direction = ">", quiet = TRUE)$auc),
+       less = as.numeric(multiclass.roc(y, score, direction = "<", quiet = TRUE)$auc),
+       auto = tryCatch(multiclass.roc(y, score, direction = "auto", quiet = TRUE)$auc,
+                       error = function(e) conditionMessage(e)))
+}
+multiclass_directions[[1]] <- c(list(origin = "help", y = as.integer(responses) - 1L,
+                                     score = unname(predictor)),
+                                direction_aucs(responses, predictor))
+for (i in 1:5) {
+  k <- sample(3:4, 1)
+  y <- rep(seq_len(k) - 1L, sample(10:40, k, replace = TRUE))
+  score <- matrix(runif(length(y) * k), ncol = k)
+  shift <- runif(k, -0.5, 0.5)
+  score[cbind(seq_along(y), y + 1)] <- score[cbind(seq_along(y), y + 1)] + shift[y + 1]
+  if (i %% 2 == 0) score <- round(score, 1)
+  colnames(score) <- as.character(seq_len(k) - 1L)
+  multiclass_directions[[i + 1]] <- c(list(origin = "random", y = y, score = unname(score)),
+                                      direction_aucs(y, score))
+}
+
 result <- list(pROC_version = as.character(packageVersion("pROC")),
                R_version = R.version.string,
                venkatraman_paired = venkatraman_paired,
@@ -416,7 +451,8 @@ result <- list(pROC_version = as.character(packageVersion("pROC")),
                power_params_windows = power_params_windows,
                power_help_aSAH = power_help_aSAH,
                venkatraman_unpaired_equal = venkatraman_unpaired_equal,
-               venkatraman_unpaired_probes = venkatraman_unpaired_probes)
+               venkatraman_unpaired_probes = venkatraman_unpaired_probes,
+               multiclass_directions = multiclass_directions)
 here <- dirname(normalizePath(sub("--file=", "", grep("--file=", commandArgs(FALSE),
                                                         value = TRUE))))
 writeLines(toJSON(result, digits = NA, auto_unbox = TRUE, pretty = TRUE, na = "null"),
