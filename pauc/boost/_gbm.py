@@ -242,7 +242,10 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
 
         * ``"candidate"``: the name;
         * ``"oof_score"``: the pooled out-of-fold criterion (NaN for a dropped
-          candidate: it has no held-out scores on every fold);
+          candidate: it has no held-out scores on every fold; NaN for
+          ``"logloss-fixed"`` where the window is saturated: it is boosted
+          once on every row, not cross-fitted, and its ``"rounds"`` are that
+          model's, its ``"boosted_rounds"`` and ``"capped_folds"`` None);
         * ``"oof_std_error"``: its standard deviation over the bootstrap
           resamples (NaN when dropped);
         * ``"win_share"``: the share of resamples on which it beat the
