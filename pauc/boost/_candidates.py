@@ -12,8 +12,9 @@ regularised LightGBM configurations as competitors.  With fewer than
 ``SELECTION_MIN_POSITIVES`` training positives the out-of-fold comparison of so
 few positives chooses by noise: the reference is boosted alone, and on small data
 beside its fixed budget (the same trees boosted as CatBoost's defaults boost them,
-:func:`fixed_reference`), which replaces it only past the selection's bar, or where
-the window is saturated (``SATURATED_CRITERION``), then boosted on every row.
+:func:`fixed_reference`), which replaces it only past the selection's bar -- or, where the window is
+saturated (:data:`pauc.boost._fit.SATURATED_CRITERION`), is kept and boosted once
+on every row.
 
 The estimator's own parameters (``learning_rate``, ``num_leaves``,
 ``min_child_samples``, ``reg_lambda``) make LightGBM's *base* configuration;
@@ -127,24 +128,13 @@ SELECTION_MIN_POSITIVES = 100
 # of rows, 0.003854 at 100, 0.010302 at 1000, 0.027538 at 10,000, 0.07361 at 100,000
 FIXED_RATE_AT_1000_ROWS = 0.010302
 FIXED_RATE_EXPONENT = 0.427
+# ... the rounds that rate is CatBoost's for (its default iterations)
+FIXED_RATE_ROUNDS = 1000
 # the fixed budget's trees: CatBoost's leaf estimation (10 Newton steps, every row)
 # and its random-strength schedule; its L2 penalty 3 (its steps walk towards each
 # leaf's optimum, so the penalty only damps them)
 FIXED_OBLIVIOUS = {"leaves": "all", "leaf_iterations": 10, "strength_decay": True,
                    "l2_leaf_reg": 3.0}
-
-
-# ... and where the window is saturated -- the first survivor's pooled out-of-fold
-# criterion at least SATURATED_CRITERION: the held-out positives sit almost all above
-# the window's negatives -- the fixed budget is kept whatever the bar says, and boosted
-# once more on every row (CatBoost's defaults exactly: no folds to bag).  There the
-# held-out criterion ties (car-good: the reference and the fixed budget 0.9953 both)
-# and cannot choose, stopping on the held-out log-loss ends while the margins still
-# grow, and a fold model misses a fifth of the positives; the noisy sets, where
-# stopping leads, sit far below (the panel's 15 thin sets, out-of-fold reference 0.96
-# to 1.0 on the near-separable ones, at most 0.75 on the noisy ones;
-# docs/developer/measurements.rst)
-SATURATED_CRITERION = 0.9
 
 
 def fixed_learning_rate(n_rows):

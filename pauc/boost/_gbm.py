@@ -143,10 +143,13 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         without held-out stopping, at CatBoost's learning rate for the number
         of rows (``0.010302 * (n_samples / 1000) ** 0.427``), each leaf 10
         damped Newton steps on every row, L2 penalty 3, the random strength
-        fading as the model grows; it is kept by the same bar, and where the
-        window is saturated (the reference's out-of-fold criterion at least
-        ``pauc.boost._candidates.SATURATED_CRITERION`` = 0.9, where the
-        candidates tie) it is kept and boosted again on every row.  A named loss
+        fading as the model grows; the reference is cross-fitted first, and
+        where its window is saturated (its pooled out-of-fold criterion, one
+        standard error below, at least 0.9 of the way from chance to perfect:
+        ``pauc.boost._fit.SATURATED_CRITERION``; the candidates tie there) the
+        fixed budget is not cross-fitted but boosted once on every row and
+        kept -- CatBoost's defaults, with ``n_estimators`` 1000 -- else it is
+        cross-fitted after the reference and kept by the same bar.  A named loss
         boosts that loss alone.  Without early stopping ``"auto"`` is
         log-loss on ``engine``.
     n_estimators : int or "auto", default="auto"
@@ -195,7 +198,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         at least 20, at most ``n_iter_no_change``.
     refit : bool, default=False
         Boost the kept candidates again on every row for the mean of their
-        fold rounds, instead of averaging the fold models.
+        fold rounds, instead of averaging the fold models (the fixed budget
+        of a saturated window is boosted on every row either way).
     operating_fpr : float in [0, 1] or None, default=None
         Training FPR at which :meth:`predict` thresholds the scores; None
         means ``beta``, or Youden's point (maximal TPR - FPR) when the window
@@ -243,20 +247,20 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         * ``"candidate"``: the name;
         * ``"oof_score"``: the pooled out-of-fold criterion (NaN for a dropped
           candidate: it has no held-out scores on every fold; NaN for
-          ``"logloss-fixed"`` where the window is saturated: it is boosted
-          once on every row, not cross-fitted, and its ``"rounds"`` are that
-          model's, its ``"boosted_rounds"`` and ``"capped_folds"`` None);
+          ``"logloss-fixed"`` on a saturated window: boosted once on every
+          row, not cross-fitted -- its ``"rounds"`` are that model's, its
+          ``"boosted_rounds"`` and ``"capped_folds"`` None);
         * ``"oof_std_error"``: its standard deviation over the bootstrap
-          resamples (NaN when dropped);
+          resamples (NaN when dropped or not cross-fitted);
         * ``"win_share"``: the share of resamples on which it beat the
-          reference (NaN when dropped);
+          reference (NaN when dropped or not cross-fitted);
         * ``"rounds"``: the kept rounds per fold (None for blends and dropped
           candidates);
         * ``"boosted_rounds"``: the rounds boosted per fold, kept or not (0 on
           a fold the race never started it on; None for blends);
         * ``"capped_folds"``: the folds that reached the round cap without
-          their stopping rule ending them (None for blends; every fold of
-          ``"logloss-fixed"``, which does not stop);
+          their stopping rule ending them (None for blends; every fold of a
+          cross-fitted ``"logloss-fixed"``, which does not stop);
         * ``"dropped"``: why and when the race dropped it (``"behind <leader>
           by <gap> (<z> se) at fold <k>, round <r>"`` or ``"copy of
           <candidate> (...)"``), None for the others;
@@ -269,8 +273,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         The kept candidate (a boosted one, ``"blend"`` or ``"ensemble"``).
     members_ : list of (str, float, list of Booster, list of int)
         The kept model: per boosted candidate in it, its weight, its boosters
-        (``lightgbm.Booster`` or ``xgboost.Booster``; one per fold, or the
-        refit one) and their rounds.  One member: the
+        (``lightgbm.Booster`` or ``xgboost.Booster``; one per fold, or one on
+        every row: the refit one, or the fixed budget of a saturated window)
+        and their rounds.  One member: the
         mean of its boosters' raw scores; several: the weighted mean of each
         member's mean raw score mapped to its normalised out-of-fold rank.
     best_loss_ : str
@@ -281,7 +286,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     n_splits_ : int
         Number of folds (1: one validation split; 0: no early stopping).
     oof_scores_ : dict of str -> ndarray of shape (n_samples,)
-        Per boosted candidate, each row's score by the fold model that did not
+        Per cross-fitted candidate (the next three attributes likewise), each row's score by the fold model that did not
         see it, as its quantile (normalised mid-rank) among the held-out
         fold's scores, so that folds whose models differ in scale pool on one
         scale (NaN for a row no fold held out).  After a fit on dask data with
@@ -556,12 +561,17 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                 "selected": [k == selection.kept for k in range(len(names))],
             }
 
+            # a fixed budget boosted on every row only (a saturated window) has no
+            # out-of-fold evidence: its cv_results_ row says so (NaN), these skip it
+            judged = {n for n, f in fits.items() if f.cross_fitted}
             for k, n in enumerate(selection.names):
-                if n in fits:
+                if n in judged:
                     self.validation_score_[n] = float(selection.values[k])
-                if k != 0:
+                if k != 0 and (n in judged or n not in fits):
                     self.selection_confidence_[n] = float(selection.shares[k])
             for n, f in fits.items():
+                if n not in judged:
+                    continue
                 self.oof_scores_[n] = f.oof
                 self.validation_history_[n] = f.history
                 self.validation_rounds_[n] = f.bag.rounds[0]

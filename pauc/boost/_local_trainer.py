@@ -39,6 +39,7 @@ class LocalTrainer(Trainer):
         self._known = None
 
     def split(self, plan):
+        self._known = None
         self.folds = plan_folds(plan.cv, plan.validation_fraction, self.X, self.labels,
                                 plan.fpr_range, plan.fold_seed)
         return len(self.folds)
@@ -88,7 +89,8 @@ class LocalTrainer(Trainer):
 
         Schedule(race, new_session, list(by_name), plan.n_threads, fold_fit).run(own)
         # each fold model's scores of the rows it held out, for the threshold
-        # (a fit may cross-fit its candidates in stages: pauc.boost._fit._stages)
+        # (a fit may cross-fit its candidates in stages: pauc.boost._fit._stages;
+        # split() starts a fit's record)
         self._known = self._known or {}
         self._known.update({id(f.booster): (f.booster, self.held_out_rows(k), f.held_out_scores)
                             for fits in own.values() for k, f in enumerate(fits)
