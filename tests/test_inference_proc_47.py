@@ -351,16 +351,20 @@ def _binormal(params):
     return out
 
 
-@pytest.mark.parametrize("case", _REFERENCE["power_params"])
-def test_binormal_two_curves_power_equals_proc(case):
+def _assert_binormal_power_equals_proc(binormal, case):
     args, expected = _args(case["args"]), case["result"]
-    result = power_roc_test(binormal=_binormal(case["params"]), n_cases=args.get("ncases"),
+    result = power_roc_test(binormal=binormal, n_cases=args.get("ncases"),
                             sig_level=args.get("sig.level", 0.05), power=args.get("power"),
                             kappa=args.get("kappa"), alternative=_alternative(args))
     got = {"ncases": result.n_cases, "ncontrols": result.n_controls,
            "sig.level": result.sig_level, "power": result.power}
     for key, value in expected.items():
         assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+
+
+@pytest.mark.parametrize("case", _REFERENCE["power_params"])
+def test_binormal_two_curves_power_equals_proc(case):
+    _assert_binormal_power_equals_proc(_binormal(case["params"]), case)
 
 
 def test_obuchowski_mcclish_example_2():
@@ -509,14 +513,7 @@ def _windows(params):
 
 @pytest.mark.parametrize("case", _REFERENCE["power_params_windows"])
 def test_binormal_power_with_a_window_per_curve_equals_proc(case):
-    args, expected = _args(case["args"]), case["result"]
-    result = power_roc_test(binormal=_windows(case["params"]), n_cases=args.get("ncases"),
-                            sig_level=args.get("sig.level", 0.05), power=args.get("power"),
-                            kappa=args.get("kappa"), alternative=_alternative(args))
-    got = {"ncases": result.n_cases, "ncontrols": result.n_controls,
-           "sig.level": result.sig_level, "power": result.power}
-    for key, value in expected.items():
-        assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+    _assert_binormal_power_equals_proc(_windows(case["params"]), case)
 
 
 def test_one_window_per_curve_is_not_one_window():
