@@ -5,6 +5,8 @@ median over the sets (issue 44: the price of the thin-evidence pool's fixed budg
 
     python bench/fit_ratio_small.py
     python bench/fit_ratio_small.py car-good kr-vs-k-zero-one_vs_draw
+    python bench/fit_ratio_small.py --no-saturation car-good vowel0   # also the fit
+        # without the saturated window's rule (pauc.boost._fit.SATURATED_CRITERION = inf)
 """
 
 import os
@@ -20,24 +22,41 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from panel_real import SMALL, load, peer_scores  # noqa: E402
 
-from pauc.boost import GradientBoostingRanker  # noqa: E402
+from pauc.boost import GradientBoostingRanker, _fit  # noqa: E402
 
 
-def main(sets):
-    print(f"{'set':<32}{'pauc s':>8}{'catboost s':>11}{'ratio':>7}")
+def _seconds(fit):
+    start = time.perf_counter()
+    fit()
+    return time.perf_counter() - start
+
+
+def _pauc_fit(X, y, saturation=True):
+    limit = _fit.SATURATED_CRITERION
+    _fit.SATURATED_CRITERION = limit if saturation else float("inf")
+    try:
+        GradientBoostingRanker((0.0, 0.1), random_state=0, n_jobs=1).fit(X, y)
+    finally:
+        _fit.SATURATED_CRITERION = limit
+
+
+def main(sets, no_saturation=False):
+    extra = f"{'no rule s':>10}{'ratio':>7}" if no_saturation else ""
+    print(f"{'set':<32}{'pauc s':>8}{'catboost s':>11}{'ratio':>7}" + extra)
     ratios = []
     for name in sets:
         X, y, Xt, _ = load(name)[0]
-        start = time.perf_counter()
-        GradientBoostingRanker((0.0, 0.1), random_state=0, n_jobs=1).fit(X, y)
-        ours = time.perf_counter() - start
-        start = time.perf_counter()
-        peer_scores("catboost", X, y, Xt, 0)
-        theirs = time.perf_counter() - start
+        ours = _seconds(lambda: _pauc_fit(X, y))
+        theirs = _seconds(lambda: peer_scores("catboost", X, y, Xt, 0))
         ratios.append(ours / theirs)
-        print(f"{name[:31]:<32}{ours:8.2f}{theirs:11.2f}{ours / theirs:7.2f}", flush=True)
+        line = f"{name[:31]:<32}{ours:8.2f}{theirs:11.2f}{ours / theirs:7.2f}"
+        if no_saturation:
+            without = _seconds(lambda: _pauc_fit(X, y, saturation=False))
+            line += f"{without:10.2f}{without / theirs:7.2f}"
+        print(line, flush=True)
     print(f"median ratio {np.median(ratios):.2f}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or list(SMALL))
+    args = [a for a in sys.argv[1:] if a != "--no-saturation"]
+    main(args or list(SMALL), no_saturation="--no-saturation" in sys.argv[1:])
