@@ -56,9 +56,9 @@ def pytest_addoption(parser, pluginmanager):
 
 def pytest_configure(config):
     # the controller's (or a serial run's) start; a worker takes it from its workerinput
-    workerinput = getattr(config, "workerinput", None)
-    config._pauc_started = (workerinput["pauc_started"] if workerinput is not None
-                            else time.time())
+    # (its own start only if the controller did not load this conftest)
+    workerinput = getattr(config, "workerinput", {})
+    config._pauc_started = workerinput.get("pauc_started", time.time())
 
 
 @pytest.hookimpl(optionalhook=True)
