@@ -52,6 +52,8 @@ def pytest_addoption(parser, pluginmanager):
                      help="ignored: pytest-xdist is disabled")
     group.addoption("--dist", dest="dist", default="no",
                     help="ignored: pytest-xdist is disabled")
+    group.addoption("--no-loadscope-reorder", dest="loadscopereorder", action="store_false",
+                    help="ignored: pytest-xdist is disabled")
 
 
 def pytest_configure(config):
@@ -69,6 +71,7 @@ def pytest_configure_node(node):
 
 def pytest_collection_modifyitems(config, items):
     # every worker orders the same list; the controller hands the tests out in this order
+    # (an xdist_group where its first test stands: --no-loadscope-reorder)
     slow = sorted((item for item in items if _is_slow(item)), key=_seconds)
     items[:] = [item for item in items if not _is_slow(item)] + slow
 
