@@ -79,9 +79,14 @@ def assert_same_fit(fitted, expected):
 
 def local_cluster(n_workers=2, processes=False):
     """A LocalCluster and its Client (in-process workers: starts in well under a
-    second and needs no spawned interpreters; the graphs and transfers are real)."""
+    second and needs no spawned interpreters; the graphs and transfers are real).
+
+    No fixed port: the scheduler's HTTP server (health, metrics) listens even
+    without a dashboard, by default on 8787, which the cluster of a test on another
+    xdist worker may hold (the scheduler then warns and takes another)."""
     cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
-                                       processes=processes, dashboard_address=None)
+                                       processes=processes, dashboard_address=None,
+                                       scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     return cluster, distributed.Client(cluster)
 
 

@@ -10,21 +10,31 @@ jupyter_client launches a spec whose command is ``python`` with
 """
 
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
+jupyter_client = pytest.importorskip("jupyter_client")
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "docs" / "notebooks").glob("*.ipynb"))
 CELL_TIMEOUT = 300      # seconds per cell, generous for a loaded machine
 
 
 def execute(nb, cwd):
-    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=CELL_TIMEOUT,
-                                     resources={"metadata": {"path": str(cwd)}})
-    return client.execute()
+    # The kernel's channels are Unix sockets (transport "ipc"), not TCP ports:
+    # jupyter_client picks a kernel's five ports by binding each to port 0 and closing
+    # it, and until the kernel binds them another process (the kernel or the Dask
+    # cluster of a test on another xdist worker) may take one.  A short folder of its
+    # own: a socket's path is limited to 107 bytes.
+    with tempfile.TemporaryDirectory(prefix="pauc-kernel-") as sockets:
+        km = jupyter_client.KernelManager(kernel_name="python3", transport="ipc",
+                                          ip=str(Path(sockets) / "ipc"))
+        client = nbclient.NotebookClient(nb, km=km, timeout=CELL_TIMEOUT,
+                                         resources={"metadata": {"path": str(cwd)}})
+        return client.execute()
 
 
 def test_notebooks_exist():

@@ -26,9 +26,6 @@ def synchronous():
 def cluster_client():
     """A LocalCluster of two worker processes, one thread each (the boosting tests:
     XGBoost's collective spans processes)."""
-    distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
-    client = distributed.Client(cluster)
+    cluster, client = local_cluster(n_workers=2, processes=True)
     with cluster, client:
         yield client

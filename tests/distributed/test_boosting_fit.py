@@ -12,6 +12,7 @@ dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("dask.distributed")
 
 from _boosting_problems import nonlinear, sorted_chunks  # noqa: E402
+from _chunked_problems import local_cluster  # noqa: E402
 from pauc.boost import GradientBoostingRanker  # noqa: E402
 from pauc.distributed._boosting import WorkerLostError  # noqa: E402
 from pauc.distributed._xgboost_window import GlobalWindowObjective  # noqa: E402
@@ -133,9 +134,7 @@ def test_killed_worker_is_a_clear_error_not_a_hang(monkeypatch):
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     monkeypatch.setattr(_boosting, "GlobalWindowObjective", _DieAtThirdRound)
     monkeypatch.setattr(_boosting, "COLLECTIVE_TIMEOUT", 20)
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
-    client = distributed.Client(cluster)
+    cluster, client = local_cluster(n_workers=2, processes=True)
     with cluster, client:
         X, y = nonlinear(2000)
         _, _, dX, dy = sorted_chunks(X, y)

@@ -30,6 +30,7 @@ from pauc.objectives import PAIRWISE_CURVATURE  # noqa: E402
 from pauc._validation import empirical_indices  # noqa: E402
 
 from _boosting_problems import on_workers, sorted_problem  # noqa: E402
+from _chunked_problems import local_cluster  # noqa: E402
 
 PARAMS = {"max_depth": 3, "eta": 0.3, "base_score": 0.0, "tree_method": "hist",
           "disable_default_eval_metric": 1}
@@ -183,9 +184,7 @@ def test_killed_worker_gives_an_error_not_a_hang():
     import cloudpickle
     import sys
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
-    client = distributed.Client(cluster)
+    cluster, client = local_cluster(n_workers=2, processes=True)
     with cluster, client:
         X, y = sorted_problem(1000)
         dX, dy = on_workers(client, X, y)

@@ -9,8 +9,13 @@ import torch.multiprocessing as mp  # noqa: E402
 from _torch_ddp import model_and_batch, run  # noqa: E402
 from pauc.torch import WindowLoss  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(),
-                                reason="torch.distributed with gloo is not available")
+pytestmark = [
+    pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(),
+                       reason="torch.distributed with gloo is not available"),
+    # one worker: the two gloo processes are spawned once (two_process_results), not
+    # once per xdist worker
+    pytest.mark.xdist_group("torch_ddp"),
+]
 
 
 CONFIGS = [
