@@ -75,6 +75,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 
+from . import _ranking
 from ._clusters import bootstrap_of
 from ._inference import _check_common, _comparison_scale, _comparison_settings
 from ._obuchowski import auc_covariance
@@ -503,16 +504,11 @@ def binormal_fit(is_pos, score):
     least-squares line ``Φ⁻¹(sp) = a - b Φ⁻¹(se)`` over the curve's points (one per
     distinct score as threshold, a row positive when its score is at least the
     threshold) with sensitivity and specificity strictly between 0 and 1. O(n log n)."""
-    order = np.argsort(score, kind="stable")
-    s, pos = score[order], is_pos[order]
-    m = int(pos.sum())
-    n = pos.shape[0] - m
-    # the first row of each run of equal scores: the threshold's position
-    first = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-    below_pos = np.r_[0, np.cumsum(pos)][first]          # positives scored below
-    below_neg = first - below_pos                        # negatives scored below
-    se = (m - below_pos) / m
-    sp = below_neg / n
+    pos, neg = _ranking.split_by_label(score, is_pos)
+    pos.sort()
+    neg.sort()
+    fps, tps, _ = _ranking.roc_knots(pos, neg)      # one knot per distinct score
+    se, sp = tps / tps[-1], 1.0 - fps / fps[-1]
     inside = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)
     if np.count_nonzero(inside) < 2:
         raise ValueError("method='obuchowski' fits a binormal curve to the ROC points with "
