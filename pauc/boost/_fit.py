@@ -401,9 +401,7 @@ def _saturated_fit(plan, trainer, n_splits, own, fits, dropped, judged, fixed):
         print(f"[GradientBoostingRanker] window saturated ({judged.names[0]} "
               f"{judged.values[0]:.4f} +- {judged.std_errors[0]:.4f}): {fixed.name} "
               f"on every row")
-    start = time.perf_counter()
-    bag = trainer.boost_all(plan, fixed, plan.rounds)
-    seconds = time.perf_counter() - start
+    bag, seconds = _on_every_row(plan, trainer, fixed)
     # the fixed budget's entry follows the boosted candidates', which precede any
     # blend: judged must hold none (its blends need two candidates)
     if len(judged.names) != len(fits):
@@ -420,6 +418,13 @@ def _saturated_fit(plan, trainer, n_splits, own, fits, dropped, judged, fixed):
                   dict(_seconds(own), **{fixed.name: seconds}), _boosted(own), dropped)
 
 
+def _on_every_row(plan, trainer, candidate):
+    """``candidate`` boosted ``plan.rounds`` rounds on every row: its bag and seconds."""
+    start = time.perf_counter()
+    bag = trainer.boost_all(plan, candidate, plan.rounds)
+    return bag, time.perf_counter() - start
+
+
 def _seconds(own):
     return {n: float(sum(f.seconds for f in own[n] if f is not None)) for n in own}
 
@@ -431,9 +436,7 @@ def _boosted(own):
 def _fit_fixed(plan, trainer):
     """No early stopping: the plan's one candidate on every row."""
     candidate = plan.pool[0]
-    start = time.perf_counter()
-    bag = trainer.boost_all(plan, candidate, plan.rounds)
-    seconds = time.perf_counter() - start
+    bag, seconds = _on_every_row(plan, trainer, candidate)
     fits = {candidate.name: CandidateFit(candidate, bag, seconds=seconds)}
     return Fitted(Model([(candidate.name, 1.0, bag)]), fits, 0, plan,
                   seconds={candidate.name: seconds})
