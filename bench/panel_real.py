@@ -129,6 +129,9 @@ VARIANTS = {
     # the defaults without the saturated rule (the fixed budget cross-fitted after the
     # reference, not raced against it as in gbm-44)
     "gbm-nosat": {"_patch": {"pauc.boost._fit": {"SATURATED_CRITERION": float("inf")}}},
+    # issue 44 item 2: every candidate's folds stopped together on the pooled curve
+    "gbm-44pool": {},       # (the defaults)
+    "gbm-nopool": {"_patch": {"pauc.boost._stopping": {"POOLED": False}}},
 }
 
 

@@ -193,6 +193,7 @@ class Session(ABC):
         self.rounds, self.seconds = 0, 0.0
         self.done = self.cap <= 0
         self._kept, self._kept_at, self._ring = None, 0, None
+        self._ended_at = None
 
     def advance(self, n_rounds):
         """Boost up to ``n_rounds`` more rounds (never past the cap); True once done."""
@@ -239,9 +240,18 @@ class Session(ABC):
                     self._kept = self._ring[(self._kept_at - 1) % width].copy()
         return stop
 
+    def end_at(self, kept_round):
+        """End the session keeping ``kept_round`` rounds, a round chosen on more
+        evidence than its own held-out rows (:class:`pauc.boost._stopping.PooledStopping`)."""
+        if not 1 <= kept_round <= self.rounds:
+            raise ValueError(f"kept round {kept_round} outside the {self.rounds} boosted")
+        self.done, self._ended_at = True, int(kept_round)
+
     @property
     def kept_round(self):
         """The kept number of rounds so far (all rounds without a stopping rule)."""
+        if self._ended_at is not None:
+            return self._ended_at
         if self.stopping is None:
             return self.rounds
         return max(1, min(self.stopping.best_round, self.rounds)) if self.rounds else 0

@@ -40,7 +40,7 @@ from ._engines import engine_of, get_engine
 from ._race import Race
 from ._selection import (RankScale, blend, bootstrap_criteria, criterion,
                          cross_fitted_ensemble, fold_quantiles, select, win_shares)
-from ._stopping import Stopping, validation_windows
+from ._stopping import PooledStopping, Stopping, validation_windows
 
 __all__ = ["Plan", "Trainer", "FoldFit", "FoldBag", "CandidateFit", "Selection", "Model",
            "Fitted", "fit_plan", "select_candidates", "SELECTION_CONFIDENCE",
@@ -109,6 +109,12 @@ class Plan:
     racing : bool
         Race the candidates (:mod:`pauc.boost._race`; False: every candidate on
         every fold).
+    pooled : bool
+        Stop each candidate on the evidence of every fold
+        (:class:`~pauc.boost._stopping.PooledStopping`: one round for all its
+        fold models) where a trainer boosts the folds side by side (in memory;
+        the cluster boosts one fold at a time, each stopped on its own held-out
+        rows); False: each fold on its own.
     """
 
     fpr_range: tuple
@@ -127,6 +133,7 @@ class Plan:
     boot_seed: int
     verbose: int = 0
     racing: bool = True
+    pooled: bool = True
 
     def engine_of(self, candidate):
         """The in-process engine of ``candidate``: its own, else the estimator's."""
@@ -141,13 +148,24 @@ class Plan:
         """``candidate``'s learning rate: its own, else the estimator's."""
         return float(candidate.config.get("learning_rate", self.base["learning_rate"]))
 
-    def stopping_rule(self, candidate, criterion_name):
+    def stopping_rule(self, candidate, criterion_name, stops=True):
         """A fresh :class:`~pauc.boost._stopping.Stopping` of ``candidate`` on one fold:
         the held-out criterion is smoothed over ``patience // SMOOTHING_DIVISOR``
-        rounds."""
+        rounds (``stops=False``: the fold records its curve for a pooled rule)."""
         return Stopping(criterion_name, candidate.rule, self.patience,
                         max(1, self.patience // SMOOTHING_DIVISOR),
-                        self.learning_rate(candidate))
+                        self.learning_rate(candidate), stops)
+
+    def pools(self, candidate, n_splits):
+        """Whether ``candidate``'s folds stop together (:attr:`pooled`, several
+        folds, a stopping rule)."""
+        return self.pooled and n_splits > 1 and candidate.rule != "fixed"
+
+    def pooled_stopping(self, candidate, held_out_sizes):
+        """A fresh :class:`~pauc.boost._stopping.PooledStopping` of ``candidate``
+        over folds of ``held_out_sizes`` held-out rows."""
+        name = "pooled" if candidate.rule == "window" else None
+        return PooledStopping(self.stopping_rule(candidate, name), held_out_sizes)
 
     def windows(self, n_neg):
         """The windows of the held-out criterion on ``n_neg`` held-out negatives."""
@@ -237,6 +255,7 @@ class CandidateFit:
     history: np.ndarray = None
     seconds: float = 0.0
     cross_fitted: bool = True     # False: boosted on every row only (a saturated window)
+    stopping: str = None          # "pooled", "per fold" or "fixed" when cross-fitted
 
 
 @dataclass
@@ -292,6 +311,8 @@ class Trainer(ABC):
 
     labels = None
     counts = None
+    # whether the trainer stops a candidate's folds together (Plan.pooled)
+    pools_rounds = False
 
     @abstractmethod
     def split(self, plan):
@@ -336,10 +357,11 @@ def fit_plan(plan, trainer):
                 return _saturated_fit(plan, trainer, n_splits, own, fits, dropped,
                                       judged, stage[0])
         race = Race([c.name for c in stage], trainer.labels, held_out, plan.windows,
-                    plan.rounds, plan.boot_seed + 1, BOOTSTRAP_ROUNDS, plan.racing)
+                    plan.rounds, plan.boot_seed + 1, BOOTSTRAP_ROUNDS, plan.racing,
+                    one_phase=plan.pooled)
         own.update(trainer.boost_folds(replace(plan, pool=stage), race))
         dropped.update(race.dropped)
-        fits.update({c.name: _pool(c, own[c.name], trainer, n_splits)
+        fits.update({c.name: _pool(plan, c, own[c.name], trainer, n_splits)
                      for c in stage if c.name in race.alive})
         covered = ~np.isnan(next(iter(fits.values())).oof)
         pos = trainer.labels[covered]
@@ -442,7 +464,7 @@ def _fit_fixed(plan, trainer):
                   seconds={candidate.name: seconds})
 
 
-def _pool(candidate, own, trainer, n_splits):
+def _pool(plan, candidate, own, trainer, n_splits):
     """A candidate's fold fits as one :class:`CandidateFit`: its held-out scores
     pooled over the folds as fold quantiles."""
     n = trainer.labels.shape[0]
@@ -457,7 +479,15 @@ def _pool(candidate, own, trainer, n_splits):
     return CandidateFit(candidate, FoldBag([f.booster for f in own], [f.rounds for f in own]),
                         oof=np.where(held, quantiles / np.maximum(covered, 1), np.nan),
                         raw=raw[held] / covered[held], history=own[0].history,
-                        seconds=float(sum(f.seconds for f in own)))
+                        seconds=float(sum(f.seconds for f in own)),
+                        stopping=_stopping_of(plan, candidate, trainer, n_splits))
+
+
+def _stopping_of(plan, candidate, trainer, n_splits):
+    """How ``candidate``'s fold models were stopped (``cv_results_["stopping"]``)."""
+    if candidate.rule == "fixed":
+        return "fixed"
+    return "pooled" if trainer.pools_rounds and plan.pools(candidate, n_splits) else "per fold"
 
 
 def select_candidates(plan, fits, pos, rows):

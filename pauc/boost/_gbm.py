@@ -53,7 +53,7 @@ from ._engines import ENGINES, effective_threads as _effective_threads
 from ._fit import (BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS, SELECTION_CONFIDENCE,  # noqa: F401
                    SMOOTHING_DIVISOR, Plan, fit_plan)
 from ._local_trainer import LocalTrainer
-from . import _race
+from . import _race, _stopping
 from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F401 (re-exported)
 
 # n_estimators="auto": the cap of rounds with early stopping (CatBoost's 1000: on
@@ -101,7 +101,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     j_beta`` by the current scores, ``j_alpha = floor(n alpha)``, ``j_beta =
     ceil(n beta)`` on the ``n`` training negatives (Narasimhan & Agarwal,
     eq. (2)) --, cross-fits them: each candidate is boosted on ``K - 1`` folds
-    and stopped on the held-out fold; the pooled out-of-fold partial AUC of
+    and stopped on the held-out folds (all its folds at one round, chosen on
+    the held-out rows of every fold); the pooled out-of-fold partial AUC of
     the window chooses among the candidates and their rank blends (greedy
     ensemble selection, Caruana et al. 2004); the kept candidate's K fold
     models are averaged.  LightGBM or XGBoost grows the trees (``engine``,
@@ -172,9 +173,15 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         held-out criterion -- the window pAUC, averaged with that of a widened
         window when the window holds fewer than 100 held-out negatives -- or,
         for log-loss candidates, the held-out log-loss has not improved for
-        ``n_iter_no_change`` rounds.  With ``loss="auto"`` the candidates race
+        ``n_iter_no_change`` rounds.  In memory a candidate's folds boost side
+        by side and stop together: the rule reads the pooled curve of every
+        fold's held-out rows (the log-loss of all of them, or the folds' mean
+        window criterion), so that one round -- not each fold's own, read on a
+        fifth of the positives -- ends every fold model
+        (``cv_results_["stopping"]``; the cluster stops each fold on its own).
+        With ``loss="auto"`` the candidates race
         (:mod:`pauc.boost._race`): they advance side by side, 50 rounds at a
-        time, on the first fold and then on the others, and one whose
+        time, on every fold (the cluster: the first fold, then the others), and one whose
         criterion on the held-out rows seen so far trails the leader's by more
         than 4 standard errors (after what it could still gain), and that
         does not help their greedy ensemble, is dropped
@@ -256,6 +263,12 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
           reference (NaN when dropped or not cross-fitted);
         * ``"rounds"``: the kept rounds per fold (None for blends and dropped
           candidates);
+        * ``"stopping"``: how its fold models were stopped: ``"pooled"`` (one
+          round for every fold, chosen on the pooled out-of-fold curve of all
+          of them -- in memory, :class:`pauc.boost._stopping.PooledStopping`),
+          ``"per fold"`` (each on its own held-out rows: the cluster, or a
+          single validation split), ``"fixed"`` (no stopping); None for
+          blends, dropped candidates and a model boosted on every row only;
         * ``"boosted_rounds"``: the rounds boosted per fold, kept or not (0 on
           a fold the race never started it on; None for blends);
         * ``"capped_folds"``: the folds that reached the round cap without
@@ -519,7 +532,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         return Plan(fpr_range, pool, self.engine, base,
                     stopping, self._rounds(stopping), self.n_iter_no_change, self.cv,
                     self.validation_fraction, self.refit, _effective_threads(self.n_jobs),
-                    fold_seed, seed, boot_seed, self.verbose, _race.RACING)
+                    fold_seed, seed, boot_seed, self.verbose, _race.RACING,
+                    _stopping.POOLED)
 
     def _publish(self, fitted):
         """The fitted attributes a user reads, from :func:`pauc.boost._fit.fit_plan`'s
@@ -551,6 +565,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                                   + [nan] * len(dropped)),
                 "win_share": [float(v) for v in selection.shares] + [nan] * len(dropped),
                 "rounds": [list(fits[n].bag.rounds) if n in fits else None for n in names],
+                "stopping": [fits[n].stopping if n in fits else None for n in names],
                 "boosted_rounds": [fitted.boosted.get(n) for n in names],
                 "capped_folds": [sum(r >= cap for r in fitted.boosted[n])
                                  if n in fitted.boosted else None for n in names],

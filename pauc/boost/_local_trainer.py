@@ -1,8 +1,10 @@
 """The in-memory trainer of GradientBoostingRanker (:class:`pauc.boost._fit.Trainer`).
 
 The rows are arrays in this process.  The (candidate, fold) sessions of the
-race's phases (:mod:`pauc.boost._race`: the first fold, then the others)
-advance a block of rounds at a time on ``n_jobs`` threads
+race's phases (:mod:`pauc.boost._race`: every fold side by side, so that each
+candidate's folds stop together on the evidence of all of them,
+:class:`pauc.boost._stopping.PooledStopping`; without it the first fold, then
+the others) advance a block of rounds at a time on ``n_jobs`` threads
 (:mod:`pauc.boost._schedule`: no thread idles while a block can run, the next
 phase starts early on a free thread).  LightGBM and XGBoost release the GIL
 while they grow a tree, pauc's oblivious trees in their kernels; each fit has
@@ -29,6 +31,8 @@ class LocalTrainer(Trainer):
     model scores them with ``n_threads`` threads.  Each engine bins the rows once
     per fit (:meth:`pauc.boost._engines.Engine.rows`); the folds' parts are
     subsets of that binning, shared by every candidate."""
+
+    pools_rounds = True
 
     def __init__(self, X, is_pos, n_threads=1):
         self.X, self.labels, self.n_threads = X, is_pos, n_threads
@@ -74,7 +78,8 @@ class LocalTrainer(Trainer):
                                         held_out.is_pos)
         if candidate.rule != "window" and k != 0:
             criterion = None
-        stopping = plan.stopping_rule(candidate, None if criterion is None else criterion.name)
+        stopping = plan.stopping_rule(candidate, None if criterion is None else criterion.name,
+                                      stops=not plan.pools(candidate, len(self.folds)))
         return plan.engine_of(candidate).session(
             plan.params(candidate, k, n_threads), candidate.loss, plan.fpr_range, plan.rounds,
             train, held_out, criterion=criterion, stopping=stopping, log=plan.verbose >= 2)
@@ -87,7 +92,13 @@ class LocalTrainer(Trainer):
         def new_session(name, k, n_threads):
             return self.session(plan, by_name[name], k, n_threads)
 
-        Schedule(race, new_session, list(by_name), plan.n_threads, fold_fit).run(own)
+        def pooled(name, folds):
+            candidate = by_name[name]
+            if not plan.pools(candidate, len(self.folds)):
+                return None
+            return plan.pooled_stopping(candidate, [len(self.held_out_rows(k)) for k in folds])
+
+        Schedule(race, new_session, list(by_name), plan.n_threads, fold_fit, pooled).run(own)
         # each fold model's scores of the rows it held out, for the threshold
         # (a fit may cross-fit its candidates in stages: pauc.boost._fit._stages;
         # split() starts a fit's record)

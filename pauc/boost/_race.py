@@ -3,8 +3,10 @@
 Without a race every candidate is boosted on every fold until its own stopping
 rule ends it, and a candidate far behind after its first fold still runs every
 fold to the round cap.  With it, the candidates advance together, in *phases*:
-the first fold, then the other folds together (a trainer that boosts one fold
-at a time, the cluster's, runs one phase per fold).  Within a phase every
+every fold together where a candidate's folds stop at one pooled round
+(:class:`pauc.boost._stopping.PooledStopping`, in memory), else the first fold,
+then the other folds together (a trainer that boosts one fold at a time, the
+cluster's, runs one phase per fold).  Within a phase every
 (candidate, fold) advances ``RACE_BLOCK`` rounds at a time side by side, and
 after every block and every phase the race compares each candidate with the
 leader on the evidence so far: the held-out rows of the finished phases and of
@@ -110,6 +112,9 @@ class Race:
         Resamples of each check's bootstrap.
     enabled : bool
         False: nobody is dropped (``alive`` stays every name).
+    one_phase : bool
+        Every fold in one phase (a stopping round pooled over the folds needs
+        them side by side: :class:`pauc.boost._stopping.PooledStopping`).
 
     Attributes
     ----------
@@ -118,8 +123,9 @@ class Race:
     """
 
     def __init__(self, names, labels, held_out_rows, windows, cap, seed, n_resamples,
-                 enabled=True):
+                 enabled=True, one_phase=False):
         self.alive, self.dropped = list(names), {}
+        self.one_phase = bool(one_phase)
         self.labels, self.rows, self.windows = labels, held_out_rows, windows
         self.cap, self.enabled = int(cap), bool(enabled) and len(names) > 1
         self._rng, self._n_resamples = np.random.RandomState(seed), int(n_resamples)
@@ -133,9 +139,9 @@ class Race:
 
     def phases(self):
         """The folds of each phase: the first fold, then the others together (one
-        phase of every fold without a race)."""
+        phase of every fold without a race, or with ``one_phase``)."""
         k = len(self.rows)
-        if not self.racing or k == 1 or not FIRST_FOLD_ALONE:
+        if not self.racing or k == 1 or not FIRST_FOLD_ALONE or self.one_phase:
             return [tuple(range(k))]
         return [(0,), tuple(range(1, k))]
 
@@ -235,8 +241,11 @@ class Race:
         if behind:
             # a candidate that helps the greedy ensemble of the survivors on the
             # evidence stays: the selection's blends and ensemble are formed from them
+            # (a candidate whose scores all tie ranks nothing: in the greedy ensemble it
+            # only shrinks the others' weights, the same ranking as without it)
             weights, _ = greedy_ensemble([scores[n] for n in names], pos, windows)
-            helping = {n for n, w in zip(names, weights) if w >= ENSEMBLE_MIN_WEIGHT}
+            helping = {n for n, w in zip(names, weights)
+                       if w >= ENSEMBLE_MIN_WEIGHT and np.ptp(scores[n]) > 0}
             behind = {n: se for n, se in behind.items() if n not in helping}
         for n, se in behind.items():
             self._drop(n, Drop(self._folds, int(states[n][1]), "behind", leader,

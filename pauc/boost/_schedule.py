@@ -92,12 +92,22 @@ class _Track:
             self.snapshots[j].kept_scores = None
         self._released = max(self._released, stop)
 
-    def run_block(self, race):
-        """Advance one block and snapshot it (in a worker thread)."""
+    def run_block(self, race, n_rounds=RACE_BLOCK):
+        """Advance one block of ``n_rounds`` and snapshot it (in a worker thread)."""
         s = self.session
-        s.advance(RACE_BLOCK)
+        s.advance(n_rounds)
         kept = s.kept_scores() if race.racing else None
         self.snapshots.append(Snapshot(s.rounds, s.kept_round, kept, s.done))
+
+    def end_at(self, b, kept_round, with_scores):
+        """The pooled rule ended the session at the check after block ``b``: every
+        later check reads it done at ``kept_round`` (and, ``with_scores``, its
+        held-out scores there)."""
+        self.session.end_at(kept_round)
+        b = min(b, len(self.snapshots))
+        del self.snapshots[b:]
+        kept = self.session.kept_scores() if with_scores else None
+        self.snapshots[b - 1] = Snapshot(self.snapshots[b - 1].rounds, kept_round, kept, True)
 
     def record_at(self, b):
         """The :class:`FoldFit` of a session dropped by the check after block ``b``."""
@@ -122,11 +132,17 @@ class Schedule:
     finish : callable
         ``finish(session)``: the :class:`FoldFit` of a session that ended, with
         its held-out scores (run on the threads, at each phase's end).
+    pooled : callable, optional
+        ``pooled(name, folds)``: the :class:`~pauc.boost._stopping.PooledStopping`
+        that ends candidate ``name``'s sessions of the phase's ``folds``
+        together, or None (its sessions stop themselves).
     """
 
-    def __init__(self, race, new_session, pool, n_threads, finish):
+    def __init__(self, race, new_session, pool, n_threads, finish, pooled=None):
         self.race, self.new_session, self.pool = race, new_session, list(pool)
         self.n_threads, self.finish = max(1, int(n_threads)), finish
+        self.pooled = pooled or (lambda name, folds: None)
+        self._pooled = {}           # name -> PooledStopping of the phase, until it ends
         self._tracks = {}           # (name, fold) -> _Track, the current and next phases
         self._executor = None
         self._running = {}          # future -> _Track
@@ -166,9 +182,10 @@ class Schedule:
         # not depend on who survives this one
         self._speculate = (upcoming if self.n_threads > 1
                            and self.n_threads < 2 * len(upcoming) else ())
+        self._pooled = {n: p for n in alive if (p := self.pooled(n, folds)) is not None}
         race.start(folds)
         checked = 0
-        checking = race.racing
+        checking = race.racing or bool(self._pooled)
         if not checking:                # no check reads the early sessions' snapshots
             for t in tracks.values():
                 t.release(t.blocks)
@@ -178,6 +195,7 @@ class Schedule:
             while checking and all(
                     t.ready_at(checked + 1) for t in tracks.values() if t.name in race.alive):
                 b = checked + 1
+                self._stop_pooled(tracks, folds, b)
                 states = {}
                 for n in race.alive:
                     snaps = [tracks[n, k].at(b) for k in folds]
@@ -188,10 +206,11 @@ class Schedule:
                 checked = b
                 for t in tracks.values():
                     t.release(b)
-                # the rounds of blocks went on, checked, while two candidates raced and
-                # an alive session had not ended
-                checking = race.racing and any(not tracks[n, k].at(b).done
-                                               for n in race.alive for k in folds)
+                # the rounds of blocks went on, checked, while two candidates raced (or
+                # a pooled rule had not ended) and an alive session had not ended
+                checking = ((race.racing or any(n in race.alive for n in self._pooled))
+                            and any(not tracks[n, k].at(b).done
+                                    for n in race.alive for k in folds))
             live = [t for t in tracks.values() if t.name in race.alive and not t.done]
             if not live and not any(t.name in race.alive for t in self._running.values()):
                 break
@@ -211,16 +230,42 @@ class Schedule:
         race.end({n: ([own[n][k].held_out_scores for k in folds],
                       max(own[n][k].boosted for k in folds)) for n in race.alive})
 
+    def _stop_pooled(self, tracks, folds, b):
+        """The check after block ``b`` reads each pooled candidate's curve up to its
+        folds' rounds; where the pooled rule stops, or the folds reached the cap,
+        every fold ends at the pooled kept round."""
+        for n in [n for n in self._pooled if n in self.race.alive]:
+            pooled = self._pooled[n]
+            snaps = [tracks[n, k].at(b) for k in folds]
+            stop = pooled.extend([tracks[n, k].session.stopping for k in folds],
+                                 min(s.rounds for s in snaps))
+            if stop or all(s.done for s in snaps):
+                for k in folds:
+                    tracks[n, k].end_at(b, pooled.best_round, self.race.racing)
+                del self._pooled[n]
+
+    def _block(self, track):
+        """The rounds of ``track``'s next block: ``RACE_BLOCK`` while the race runs
+        (its checks every ``RACE_BLOCK`` rounds), then, for a pooled candidate,
+        never past its pooled rule's deadline (0: wait for the check)."""
+        pooled = self._pooled.get(track.name)
+        if pooled is None or pooled.deadline is None or self.race.racing:
+            return RACE_BLOCK
+        return max(0, min(RACE_BLOCK, pooled.deadline - track.session.rounds))
+
     # ------------------------------------------------------------ the threads
     def _dispatch(self, tracks, checked, checking, live):
         """Start blocks on the free threads (module docstring's order), then wait for
-        one to finish; with one thread, run the first block in this thread."""
+        one to finish; with one thread, run the first block in this thread.  A
+        phase with a pooled rule runs no block ahead of the checks: each block's
+        length depends on the check before it."""
         free = self.n_threads - len(self._running)
         chosen = []
         idle = sorted((t for t in live if not t.running), key=lambda t: t.blocks)
-        limit = checked + 1 + (AHEAD if checking else 1 << 30)
+        ahead = 0 if self._pooled else AHEAD
+        limit = checked + 1 + (ahead if checking else 1 << 30)
         for t in idle:                                          # kinds 1 and 2
-            if len(chosen) < free and t.blocks < limit:
+            if len(chosen) < free and t.blocks < limit and self._block(t) > 0:
                 chosen.append(t)
         if len(chosen) < free:                                  # kind 3
             # the least advanced first, so that the next phase starts level: sessions
@@ -238,11 +283,11 @@ class Schedule:
         if not chosen and not self._running:
             raise RuntimeError("the race's schedule has no block to run and none running")
         if self._executor is None:
-            chosen[0].run_block(self.race)
+            chosen[0].run_block(self.race, self._block(chosen[0]))
             return
         for t in chosen:
             t.running = True
-            self._running[self._executor.submit(t.run_block, self.race)] = t
+            self._running[self._executor.submit(t.run_block, self.race, self._block(t))] = t
         if self._running:
             done, _ = concurrent.futures.wait(list(self._running),
                                               return_when=concurrent.futures.FIRST_COMPLETED)

@@ -191,11 +191,17 @@ def cross_fitted_ensemble(normalized, is_pos, fpr_range, rng, max_steps=20):
 
 
 def fold_quantiles(scores):
-    """A held-out fold's scores as their normalised mid-ranks in (0, 1].
+    """A held-out fold's scores as their mid-rank quantiles ``(rank - 1/2) / n``
+    in (0, 1).
 
     The fold models of one candidate need not share a scale (the window
     exponential's scores drift with the rounds and the fold), so pooling their
     raw held-out scores would rank one fold's rows above another's; their
-    quantiles within each (stratified) fold pool on one scale.
+    quantiles within each (stratified) fold pool on one scale.  Centred, a
+    fold's quantiles average 1/2 whatever its size, so that tied scores are 1/2
+    on every fold: with ``rank / n`` a fold's ties sat ``1/(2n)`` above 1/2, so
+    a candidate that scores nothing still told the folds apart, and blended
+    with another candidate it reordered rows across folds (the race's greedy
+    ensemble gave such a constant candidate weight 0.73).
     """
-    return rankdata(scores, method="average") / scores.shape[0]
+    return (rankdata(scores, method="average") - 0.5) / scores.shape[0]

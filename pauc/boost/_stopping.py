@@ -33,6 +33,10 @@ LOGLOSS_GAIN_RATE = 0.1
 # held-out log-loss is least after 3-7 rounds and then only rises, and a hundred
 # more rounds cost more than the whole model.
 LOGLOSS_MIN_PATIENCE = 20
+# Stop a candidate's folds on the evidence of every fold (PooledStopping) where the
+# trainer boosts them side by side; False: each fold on its own held-out rows (the
+# reference of the benchmarks).
+POOLED = True
 # A window with fewer held-out negatives is averaged with a widened one.
 VALIDATION_MIN_NEGATIVES = 100
 
@@ -92,7 +96,10 @@ class Stopping:
     ``LOGLOSS_MIN_PATIENCE``, at most ``patience``.
 
     Each engine's callback (:mod:`pauc.boost._engines`) calls :meth:`update`
-    after every round and stops the boosting when it returns True.
+    after every round and stops the boosting when it returns True.  A fold of
+    a candidate whose round is chosen on every fold's evidence
+    (:class:`PooledStopping`) records its curve and never stops itself
+    (``stops=False``).
 
     Parameters
     ----------
@@ -104,12 +111,17 @@ class Stopping:
         Rounds of the window rule's trailing mean.
     learning_rate : float, default=LOGLOSS_GAIN_RATE
         The candidate's learning rate (scales the log-loss rule's least gain).
+    stops : bool, default=True
+        False: :meth:`update` never stops the boosting (the kept round so far
+        is still followed).
 
     Attributes
     ----------
     history : list of float
         The criterion after every round (none recorded when ``criterion_name``
         is None: a log-loss rule does not need it).
+    losses : list of float
+        The held-out log-loss after every round (the log-loss rule's only).
     best_round : int
         The kept number of rounds (1-based).
     best : float
@@ -118,12 +130,13 @@ class Stopping:
         Whether the last :meth:`update` moved the kept round.
     """
 
-    def __init__(self, criterion_name, rule, patience, width, learning_rate=LOGLOSS_GAIN_RATE):
+    def __init__(self, criterion_name, rule, patience, width, learning_rate=LOGLOSS_GAIN_RATE,
+                 stops=True):
         self.criterion_name, self.rule = criterion_name, rule
-        self.patience, self.width = patience, width
+        self.patience, self.width, self.stops = patience, width, bool(stops)
         self.min_gain = LOGLOSS_MIN_GAIN * learning_rate / LOGLOSS_GAIN_RATE
         self._loss_first = None
-        self.history = []
+        self.history, self.losses = [], []
         self._t = -1
         self._best, self._best_end = -np.inf, 0
         self._loss_best, self._loss_end = np.inf, 0
@@ -145,6 +158,24 @@ class Stopping:
             return self.history[self._loss_end] if self.history else np.nan
         return self._best
 
+    @property
+    def rounds(self):
+        """Rounds recorded."""
+        return self._t + 1
+
+    @property
+    def deadline(self):
+        """The rounds after which the rule stops unless the kept round moves
+        (None: it never stops)."""
+        if self.rule == "fixed":
+            return None
+        if self.rule == "logloss":
+            return self._loss_end + self._loss_patience() + 1
+        return self._best_end + self.patience + 1
+
+    def _loss_patience(self):
+        return min(self.patience, max(LOGLOSS_MIN_PATIENCE, self._loss_end + 1))
+
     def update(self, value, logloss=None):
         """Record one round's held-out criterion ``value`` (None when not computed)
         and held-out ``logloss`` (read by the log-loss rule); True: stop."""
@@ -157,15 +188,78 @@ class Stopping:
             self.improved = True
             return False
         if self.rule == "logloss":
+            self.losses.append(logloss)
             if self._loss_first is None:
                 self._loss_first = abs(logloss)
             if logloss < self._loss_best - self.min_gain * self._loss_first:
                 self._loss_best, self._loss_end = logloss, t
                 self.improved = True
-            return t - self._loss_end >= min(self.patience,
-                                             max(LOGLOSS_MIN_PATIENCE, self._loss_end + 1))
+            return self.stops and t - self._loss_end >= self._loss_patience()
         mean = float(np.mean(self.history[max(0, t + 1 - self.width):]))
         if mean > self._best:
             self._best, self._best_end = mean, t
             self.improved = True
-        return t - self._best_end >= self.patience
+        return self.stops and t - self._best_end >= self.patience
+
+
+class PooledStopping:
+    """A candidate's stopping rule on the evidence of every fold: its round is
+    chosen on the *pooled* out-of-fold curve, and every fold model ends there.
+
+    A fold's stopping round rests on its own held-out rows -- on small data a
+    dozen positives, whose curve peaks early by chance as often as not -- and
+    each fold then keeps a different round.  Here the folds boost side by side
+    and record their curves without stopping (``Stopping(stops=False)``); the
+    rule (``rule``, a fresh :class:`Stopping`) reads, round by round, the
+    curve of every held-out row of every fold: for the log-loss rule the
+    pooled held-out log-loss (each fold's mean log-loss weighted by its
+    held-out rows: the log-loss of all of them), for the window rule the
+    folds' mean window criterion (each fold's partial AUC over its own
+    windows, Narasimhan & Agarwal eq. (2)).  When it stops, or the folds reach
+    the cap, every fold keeps ``best_round``; no fold boosts past
+    :attr:`deadline`, the round where the pooled rule stops unless it improves.
+
+    Parameters
+    ----------
+    rule : Stopping
+        The rule applied to the pooled curve (fresh, ``stops=True``).
+    held_out_sizes : sequence of int
+        Each fold's held-out rows (the weights of its log-loss).
+    """
+
+    def __init__(self, rule, held_out_sizes):
+        if rule.rule == "fixed":
+            raise ValueError("a fixed budget has no stopping round to pool")
+        self.rule = rule
+        self.weights = np.asarray(held_out_sizes, dtype=np.float64)
+        self.weights = self.weights / self.weights.sum()
+        self.stopped = False
+
+    @property
+    def rounds(self):
+        """Rounds of the pooled curve read so far."""
+        return self.rule.rounds
+
+    @property
+    def best_round(self):
+        """The kept round of every fold (1-based)."""
+        return self.rule.best_round
+
+    @property
+    def deadline(self):
+        """The rounds no fold boosts past before the next :meth:`extend`."""
+        return self.rule.deadline
+
+    def extend(self, folds, rounds):
+        """Read the pooled curve up to ``rounds`` from ``folds`` (each fold's
+        :class:`Stopping`, having recorded at least ``rounds`` rounds); True
+        once the pooled rule stops (the rounds after its stop are not read)."""
+        rule = self.rule
+        while not self.stopped and rule.rounds < rounds:
+            t = rule.rounds
+            if rule.rule == "logloss":
+                loss = float(np.dot(self.weights, [f.losses[t] for f in folds]))
+                self.stopped = rule.update(None, loss)
+            else:
+                self.stopped = rule.update(float(np.mean([f.history[t] for f in folds])))
+        return self.stopped

@@ -76,8 +76,10 @@ def _trailing_means(curve, width):
 
 
 def test_auto_boosts_every_candidate_and_records_the_first_fold(monkeypatch):
-    # every candidate to the end of every fold: no race (pauc.boost._race)
+    # every candidate to the end of every fold: no race (pauc.boost._race); each fold
+    # on its own stopping rule (the pooled round: tests/boost/test_pooled_stopping.py)
     monkeypatch.setattr("pauc.boost._race.RACING", False)
+    monkeypatch.setattr("pauc.boost._stopping.POOLED", False)
     X, y = _data(4000)
     model = GradientBoostingRanker((0.0, 0.1), n_estimators=200, n_iter_no_change=20,
                                    random_state=0).fit(X, y)

@@ -53,8 +53,13 @@ def test_fold_quantiles_pool_folds_of_different_scales():
     same ranking in each fold (raw scores would put the second fold on top)."""
     a, b = np.array([0.1, 0.5, 0.9, 0.3]), 100 * np.array([0.1, 0.5, 0.9, 0.3])
     np.testing.assert_array_equal(fold_quantiles(a), fold_quantiles(b))
-    np.testing.assert_array_equal(fold_quantiles(np.array([1.0, 1.0, 2.0])),
-                                  [0.5, 0.5, 1.0])
+    np.testing.assert_allclose(fold_quantiles(np.array([1.0, 1.0, 2.0])),
+                               [1 / 3, 1 / 3, 5 / 6])
+    # centred: a fold's ties are 1/2 whatever its size (a candidate that ranks
+    # nothing cannot tell the folds apart), and its quantiles average 1/2
+    for n in (3, 4, 7):
+        np.testing.assert_array_equal(fold_quantiles(np.zeros(n)), np.full(n, 0.5))
+        assert np.isclose(fold_quantiles(np.arange(n) ** 2.0).mean(), 0.5)
 
 
 def test_out_of_fold_scores_are_the_fold_models_predictions(monkeypatch):
@@ -164,7 +169,8 @@ def test_kept_candidate_is_the_best_eligible_one():
     assert res["selected"].index(True) == best
     assert model.selected_ == res["candidate"][best]
     assert set(res) == {"candidate", "oof_score", "oof_std_error", "win_share", "rounds",
-                        "boosted_rounds", "capped_folds", "dropped", "weights", "selected"}
+                        "stopping", "boosted_rounds", "capped_folds", "dropped", "weights",
+                        "selected"}
     assert all(0 < se < 0.1 for se in res["oof_std_error"])
 
 

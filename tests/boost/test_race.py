@@ -1,6 +1,7 @@
 """The race of GradientBoostingRanker's candidates (pauc.boost._race).
 
-A planted loser leaves after the first block of its first fold; a near tie and
+A planted loser leaves after the first block of the first phase (every fold
+when the stopping round is pooled, else the first fold); a near tie and
 the reference stay; a copy leaves as a copy; the survivors' fits are those of
 the run without a race, so the kept candidate and its scores do not move; the
 model does not depend on n_jobs; each engine bins the rows once per fit.
@@ -38,20 +39,29 @@ def _data(n, seed=0, weights=(0.8,)):
     return X, y == 1
 
 
-def _plan(pool, racing=True, n_threads=1, rounds=400, fold_seed=0, boot_seed=2):
+def _plan(pool, racing=True, n_threads=1, rounds=400, fold_seed=0, boot_seed=2, pooled=True):
     return Plan((0.0, 0.2), tuple(pool), "lightgbm", BASE, True, rounds, 100, 3, 0.1, False,
-                n_threads, fold_seed, 1, boot_seed, 0, racing)
+                n_threads, fold_seed, 1, boot_seed, 0, racing, pooled)
 
 
-def test_a_planted_loser_boosts_one_block_of_its_first_fold():
+# the folds of the first phase and the rounds a planted loser boosts on each fold:
+# with a pooled stopping round every fold runs in one phase (the first check, after
+# one block, sees all of them); without it the first fold runs alone
+FIRST_PHASE = {True: ((0, 1, 2), [RACE_BLOCK] * 3), False: ((0,), [RACE_BLOCK, 0, 0])}
+
+
+@pytest.mark.parametrize("pooled", [True, False])
+def test_a_planted_loser_boosts_one_block_of_the_first_phase(pooled):
     X, is_pos = _data(2000)
-    raced = fit_plan(_plan((LOGLOSS, EXPONENTIAL, LOSER)), LocalTrainer(X, is_pos))
+    raced = fit_plan(_plan((LOGLOSS, EXPONENTIAL, LOSER), pooled=pooled), LocalTrainer(X, is_pos))
     drop = raced.dropped["loser"]
-    assert (drop.folds, drop.round, drop.reason) == ((0,), RACE_BLOCK, "behind")
-    assert raced.boosted["loser"] == [RACE_BLOCK, 0, 0]
+    folds, boosted = FIRST_PHASE[pooled]
+    assert (drop.folds, drop.round, drop.reason) == (folds, RACE_BLOCK, "behind")
+    assert raced.boosted["loser"] == boosted
     assert "loser" not in raced.fits and set(raced.fits) == {"logloss", "exponential"}
     # without the race its own rule runs it n_iter_no_change rounds past its first
-    full = fit_plan(_plan((LOGLOSS, EXPONENTIAL, LOSER), racing=False), LocalTrainer(X, is_pos))
+    full = fit_plan(_plan((LOGLOSS, EXPONENTIAL, LOSER), racing=False, pooled=pooled),
+                    LocalTrainer(X, is_pos))
     assert min(full.boosted["loser"]) > 100 and full.dropped == {}
 
 
@@ -68,13 +78,14 @@ def test_a_near_tie_is_never_dropped(fold_seed):
     assert fitted.dropped == {} and set(fitted.fits) == {"bag-80", "bag-90"}
 
 
-def test_a_copy_leaves_as_a_copy_at_the_first_check():
+@pytest.mark.parametrize("pooled", [True, False])
+def test_a_copy_leaves_as_a_copy_at_the_first_check(pooled):
     twin = Candidate("twin", "exponential", "window")
     X, is_pos = _data(2000)
-    fitted = fit_plan(_plan((LOGLOSS, EXPONENTIAL, twin)), LocalTrainer(X, is_pos))
+    fitted = fit_plan(_plan((LOGLOSS, EXPONENTIAL, twin), pooled=pooled), LocalTrainer(X, is_pos))
     drop = fitted.dropped["twin"]
-    assert (drop.folds, drop.round, drop.reason, drop.leader) == ((0,), RACE_BLOCK, "copy",
-                                                                  "exponential")
+    assert (drop.folds, drop.round, drop.reason, drop.leader) == (
+        FIRST_PHASE[pooled][0], RACE_BLOCK, "copy", "exponential")
     assert str(drop).startswith("copy of exponential")
 
 

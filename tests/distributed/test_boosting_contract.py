@@ -117,8 +117,13 @@ def test_cv_values_and_their_errors(path, cluster_client):
     assert model.n_splits_ == 3 and len(model.cv_results_["rounds"][0]) == 3
     res = model.cv_results_
     assert set(res) == {"candidate", "oof_score", "oof_std_error", "win_share", "rounds",
-                        "boosted_rounds", "capped_folds", "dropped", "weights", "selected"}
+                        "stopping", "boosted_rounds", "capped_folds", "dropped", "weights",
+                        "selected"}
     assert len({len(v) for v in res.values()}) == 1
+    # in memory a candidate's folds stop together; the cluster boosts one fold at a
+    # time, each stopped on its own held-out rows
+    assert {s for s in res["stopping"] if s is not None} == {
+        "memory": {"pooled"}, "cluster": {"per fold"}}[path]
     assert [n for n, kept in zip(res["candidate"], res["selected"]) if kept] == [model.selected_]
     with pytest.raises(ValueError, match="cv=400 folds need at least 400 rows of each"):
         _ranker(cv=400).fit(*_as(path, X, y))
