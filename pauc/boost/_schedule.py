@@ -22,6 +22,15 @@ this order,
    done the fewest blocks, at most ``EARLY_BLOCKS`` of them (lost if the
    phase's end drops it).
 
+A candidate whose folds stop together (:class:`pauc.boost._stopping.PooledStopping`)
+is judged at the same checks: the check after block ``b`` reads its folds'
+curves up to their rounds and, where the pooled rule stops (or the folds reach
+the cap), ends every fold at the pooled round.  Its sessions then run no block
+ahead of the checks, and once the race is over a block ends at the pooled
+rule's deadline, so that no fold boosts past the round where the pooled curve
+stops; while the race runs the blocks stay ``RACE_BLOCK`` long (its checks
+read every candidate at the same rounds).
+
 One thread always finds work of the first kind: its blocks run as the rounds of
 blocks did, nothing is lost.  The sessions of a phase are those of the
 candidates alive when the phase starts; a candidate dropped by a check leaves

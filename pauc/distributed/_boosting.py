@@ -26,7 +26,10 @@ which holds the rows where they are and answers the plan's requests:
    :class:`~pauc.distributed._xgboost_window.GlobalWindowMetric` of fold
    ``k``'s rows -- read from XGBoost's prediction cache of the same matrix, the
    exact partial AUC of every held-out row, the same value on every worker, so
-   every worker stops at the same round;
+   every worker stops at the same round.  Each fold stops on its own held-out
+   rows (``cv_results_["stopping"]`` ``"per fold"``): ``xgboost.dask`` boosts
+   one fold at a time, so the in-memory trainer's round pooled over the folds
+   (:class:`pauc.boost._stopping.PooledStopping`) is not followed here;
 4. the out-of-fold scores: each held-out row scored on its worker by its
    fold's model at its kept round (:func:`out_of_fold_scores`), gathered on
    the client (8 bytes per held-out row and candidate, no feature); the
