@@ -7,6 +7,8 @@ median over the sets (issue 44: the price of the thin-evidence pool's fixed budg
     python bench/fit_ratio_small.py car-good kr-vs-k-zero-one_vs_draw
     python bench/fit_ratio_small.py --no-saturation car-good vowel0   # also the fit
         # without the saturated window's rule (pauc.boost._fit.SATURATED_CRITERION = inf)
+    python bench/fit_ratio_small.py --no-pooling   # also the fit with each fold
+        # stopped on its own held-out rows (pauc.boost._stopping.POOLED = False)
 """
 
 import os
@@ -22,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from panel_real import SMALL, load, peer_scores  # noqa: E402
 
-from pauc.boost import GradientBoostingRanker, _fit  # noqa: E402
+from pauc.boost import GradientBoostingRanker, _fit, _stopping  # noqa: E402
 
 
 def _seconds(fit):
@@ -31,17 +33,19 @@ def _seconds(fit):
     return time.perf_counter() - start
 
 
-def _pauc_fit(X, y, saturation=True):
-    limit = _fit.SATURATED_CRITERION
+def _pauc_fit(X, y, saturation=True, pooling=True):
+    limit, pooled = _fit.SATURATED_CRITERION, _stopping.POOLED
     _fit.SATURATED_CRITERION = limit if saturation else float("inf")
+    _stopping.POOLED = pooling
     try:
         GradientBoostingRanker((0.0, 0.1), random_state=0, n_jobs=1).fit(X, y)
     finally:
-        _fit.SATURATED_CRITERION = limit
+        _fit.SATURATED_CRITERION, _stopping.POOLED = limit, pooled
 
 
-def main(sets, no_saturation=False):
+def main(sets, no_saturation=False, no_pooling=False):
     extra = f"{'no rule s':>10}{'ratio':>7}" if no_saturation else ""
+    extra += f"{'per fold s':>11}{'ratio':>7}" if no_pooling else ""
     print(f"{'set':<32}{'pauc s':>8}{'catboost s':>11}{'ratio':>7}" + extra)
     ratios = []
     for name in sets:
@@ -53,10 +57,15 @@ def main(sets, no_saturation=False):
         if no_saturation:
             without = _seconds(lambda: _pauc_fit(X, y, saturation=False))
             line += f"{without:10.2f}{without / theirs:7.2f}"
+        if no_pooling:
+            per_fold = _seconds(lambda: _pauc_fit(X, y, pooling=False))
+            line += f"{per_fold:11.2f}{per_fold / theirs:7.2f}"
         print(line, flush=True)
     print(f"median ratio {np.median(ratios):.2f}")
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--no-saturation"]
-    main(args or list(SMALL), no_saturation="--no-saturation" in sys.argv[1:])
+    flags = ("--no-saturation", "--no-pooling")
+    args = [a for a in sys.argv[1:] if a not in flags]
+    main(args or list(SMALL), no_saturation=flags[0] in sys.argv[1:],
+         no_pooling=flags[1] in sys.argv[1:])

@@ -174,14 +174,15 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         window when the window holds fewer than 100 held-out negatives -- or,
         for log-loss candidates, the held-out log-loss has not improved for
         ``n_iter_no_change`` rounds.  In memory a candidate's folds boost side
-        by side and stop together: the rule reads the pooled curve of every
-        fold's held-out rows (the log-loss of all of them, or the folds' mean
-        window criterion), so that one round -- not each fold's own, read on a
-        fifth of the positives -- ends every fold model
-        (``cv_results_["stopping"]``; the cluster stops each fold on its own).
-        With ``loss="auto"`` the candidates race
-        (:mod:`pauc.boost._race`): they advance side by side, 50 rounds at a
-        time, on every fold (the cluster: the first fold, then the others), and one whose
+        by side and stop together below 1000 training positives: the rule
+        reads the pooled curve of every fold's held-out rows (the log-loss of
+        all of them, or the folds' mean window criterion), so that one round --
+        not each fold's own, read on a fifth of the positives -- ends every
+        fold model (``cv_results_["stopping"]``; with more positives, and on a
+        cluster, each fold stops on its own).  With ``loss="auto"`` the
+        candidates race (:mod:`pauc.boost._race`): they advance side by side,
+        50 rounds at a time, on every fold (where each fold stops on its own:
+        the first fold, then the others), and one whose
         criterion on the held-out rows seen so far trails the leader's by more
         than 4 standard errors (after what it could still gain), and that
         does not help their greedy ensemble, is dropped
@@ -266,8 +267,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         * ``"stopping"``: how its fold models were stopped: ``"pooled"`` (one
           round for every fold, chosen on the pooled out-of-fold curve of all
           of them -- in memory, :class:`pauc.boost._stopping.PooledStopping`),
-          ``"per fold"`` (each on its own held-out rows: the cluster, or a
-          single validation split), ``"fixed"`` (no stopping); None for
+          ``"per fold"`` (each on its own held-out rows: 1000 training
+          positives or more, the cluster, or a single validation split),
+          ``"fixed"`` (no stopping); None for
           blends, dropped candidates and a model boosted on every row only;
         * ``"boosted_rounds"``: the rounds boosted per fold, kept or not (0 on
           a fold the race never started it on; None for blends);
@@ -533,7 +535,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
                     stopping, self._rounds(stopping), self.n_iter_no_change, self.cv,
                     self.validation_fraction, self.refit, _effective_threads(self.n_jobs),
                     fold_seed, seed, boot_seed, self.verbose, _race.RACING,
-                    _stopping.POOLED)
+                    _stopping.pooled_round(n_pos))
 
     def _publish(self, fitted):
         """The fitted attributes a user reads, from :func:`pauc.boost._fit.fit_plan`'s

@@ -9,7 +9,8 @@ the pooled curve gives, none boosts past the round where the pooled rule
 stops, on one thread and under forced interleavings of two.  The rule's
 ``deadline`` is the round it stops at when nothing improves (hypothesis).  On
 the estimator, ``cv_results_`` reports the pooled round, the same on every
-fold, and the cluster's per-fold stopping is unchanged.
+fold, below POOLED_MAX_POSITIVES training positives (a test at the limit and
+one below); with more, and on the cluster, each fold stops on its own.
 """
 
 from types import SimpleNamespace
@@ -23,7 +24,8 @@ from pauc.boost import GradientBoostingRanker, _schedule
 from pauc.boost._engines import Session
 from pauc.boost._local_trainer import fold_fit
 from pauc.boost._race import Race
-from pauc.boost._stopping import LOGLOSS_MIN_PATIENCE, PooledStopping, Stopping
+from pauc.boost._stopping import (LOGLOSS_MIN_PATIENCE, POOLED_MAX_POSITIVES, PooledStopping,
+                                  Stopping, pooled_round)
 
 from .test_schedule import FakeThreads, holding, newest_first, oldest_first, seeded
 
@@ -208,3 +210,24 @@ def test_without_pooling_each_fold_stops_on_its_own(monkeypatch):
     boosted = [s for s in res["stopping"] if s is not None]
     assert boosted and set(boosted) == {"per fold"}
     assert any(len(set(r)) > 1 for r in res["rounds"] if r is not None)
+
+
+def _with_positives(n_pos, n_neg=1200, seed=0):
+    X, y = make_classification(n_pos + n_neg + 2000, 6, n_informative=4, weights=[0.5],
+                               flip_y=0.05, random_state=seed)
+    pos, neg = np.flatnonzero(y == 1)[:n_pos], np.flatnonzero(y == 0)[:n_neg]
+    rows = np.sort(np.concatenate([pos, neg]))
+    return X[rows], y[rows]
+
+
+@pytest.mark.parametrize("n_pos, expected", [(POOLED_MAX_POSITIVES - 1, "pooled"),
+                                             (POOLED_MAX_POSITIVES, "per fold")])
+def test_the_folds_stop_together_below_the_positives_limit(n_pos, expected):
+    assert pooled_round(n_pos) == (expected == "pooled")
+    X, y = _with_positives(n_pos)
+    assert int(y.sum()) == n_pos
+    model = GradientBoostingRanker((0.0, 0.1), loss="logloss", n_estimators=80,
+                                   n_iter_no_change=20, random_state=0).fit(X, y)
+    assert model.cv_results_["stopping"] == [expected]
+    if expected == "pooled":
+        assert len(set(model.cv_results_["rounds"][0])) == 1
