@@ -132,6 +132,8 @@ VARIANTS = {
     # issue 44 item 2: every candidate's folds stopped together on the pooled curve
     "gbm-44pool": {},       # (the defaults)
     "gbm-nopool": {"_patch": {"pauc.boost._stopping": {"POOLED": False}}},
+    # the defaults of 0978bc7 (before the pooled round), run from a build of that commit
+    "gbm-0978": {},
 }
 
 
