@@ -134,6 +134,9 @@ VARIANTS = {
     "gbm-nopool": {"_patch": {"pauc.boost._stopping": {"POOLED": False}}},
     # the defaults of 0978bc7 (before the pooled round), run from a build of that commit
     "gbm-0978": {},
+    # exploring past the pooled round: 10 folds on small data, a smaller least log-loss gain
+    "gbm-p-k10": {"_patch": {"pauc.boost._crossfit": {"SMALL_DATA_FOLDS": 10}}},
+    "gbm-p-gain": {"_patch": {"pauc.boost._stopping": {"LOGLOSS_MIN_GAIN": 1e-4}}},
 }
 
 
