@@ -242,8 +242,12 @@ class Schedule:
     def _stop_pooled(self, tracks, folds, b):
         """The check after block ``b`` reads each pooled candidate's curve up to its
         folds' rounds; where the pooled rule stops, or the folds reached the cap,
-        every fold ends at the pooled kept round."""
-        for n in [n for n in self._pooled if n in self.race.alive]:
+        every fold ends at the pooled kept round (a candidate the race dropped
+        leaves with its folds' records at the check that dropped it)."""
+        for n in list(self._pooled):
+            if n not in self.race.alive:
+                del self._pooled[n]
+                continue
             pooled = self._pooled[n]
             snaps = [tracks[n, k].at(b) for k in folds]
             stop = pooled.extend([tracks[n, k].session.stopping for k in folds],
