@@ -248,6 +248,11 @@ class Session(ABC):
         self.done, self._ended_at = True, int(kept_round)
 
     @property
+    def ended_by_pool(self):
+        """Whether :meth:`end_at` ended the session."""
+        return self._ended_at is not None
+
+    @property
     def kept_round(self):
         """The kept number of rounds so far (all rounds without a stopping rule)."""
         if self._ended_at is not None:

@@ -195,6 +195,7 @@ class FoldFit:
     held_out_scores: np.ndarray     # raw, in the order of the trainer's held-out rows
     seconds: float
     boosted: int = 0                # rounds boosted
+    pooled: bool = False            # ended at a round pooled over the folds
 
 
 class FoldBag:
@@ -311,8 +312,6 @@ class Trainer(ABC):
 
     labels = None
     counts = None
-    # whether the trainer stops a candidate's folds together (Plan.pooled)
-    pools_rounds = False
 
     @abstractmethod
     def split(self, plan):
@@ -361,7 +360,7 @@ def fit_plan(plan, trainer):
                     one_phase=plan.pooled)
         own.update(trainer.boost_folds(replace(plan, pool=stage), race))
         dropped.update(race.dropped)
-        fits.update({c.name: _pool(plan, c, own[c.name], trainer, n_splits)
+        fits.update({c.name: _pool(c, own[c.name], trainer, n_splits)
                      for c in stage if c.name in race.alive})
         covered = ~np.isnan(next(iter(fits.values())).oof)
         pos = trainer.labels[covered]
@@ -464,7 +463,7 @@ def _fit_fixed(plan, trainer):
                   seconds={candidate.name: seconds})
 
 
-def _pool(plan, candidate, own, trainer, n_splits):
+def _pool(candidate, own, trainer, n_splits):
     """A candidate's fold fits as one :class:`CandidateFit`: its held-out scores
     pooled over the folds as fold quantiles."""
     n = trainer.labels.shape[0]
@@ -480,14 +479,15 @@ def _pool(plan, candidate, own, trainer, n_splits):
                         oof=np.where(held, quantiles / np.maximum(covered, 1), np.nan),
                         raw=raw[held] / covered[held], history=own[0].history,
                         seconds=float(sum(f.seconds for f in own)),
-                        stopping=_stopping_of(plan, candidate, trainer, n_splits))
+                        stopping=_stopping_of(candidate, own))
 
 
-def _stopping_of(plan, candidate, trainer, n_splits):
-    """How ``candidate``'s fold models were stopped (``cv_results_["stopping"]``)."""
+def _stopping_of(candidate, own):
+    """How ``candidate``'s fold models were stopped (``cv_results_["stopping"]``), as
+    their records say."""
     if candidate.rule == "fixed":
         return "fixed"
-    return "pooled" if trainer.pools_rounds and plan.pools(candidate, n_splits) else "per fold"
+    return "pooled" if all(f.pooled for f in own) else "per fold"
 
 
 def select_candidates(plan, fits, pos, rows):

@@ -32,8 +32,6 @@ class LocalTrainer(Trainer):
     per fit (:meth:`pauc.boost._engines.Engine.rows`); the folds' parts are
     subsets of that binning, shared by every candidate."""
 
-    pools_rounds = True
-
     def __init__(self, X, is_pos, n_threads=1):
         self.X, self.labels, self.n_threads = X, is_pos, n_threads
         n_pos = int(is_pos.sum())
@@ -131,4 +129,4 @@ def fold_fit(session, held_out=True):
     scores = session.held_out_scores() if held_out else None
     history = np.asarray(session.stopping.history, dtype=np.float64)
     return FoldFit(session.finish(), session.kept_round, history, scores, session.seconds,
-                   session.rounds)
+                   session.rounds, session.ended_by_pool)
