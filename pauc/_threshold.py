@@ -1,7 +1,8 @@
 """The operating threshold of ``predict``: one rule for every ranker and every data layout.
 
 A ranker's ``predict`` says "positive" where its score reaches ``threshold_``,
-chosen on the training scores:
+chosen on the training scores (``GradientBoostingRanker`` gives the rule its
+out-of-fold scores instead: :func:`pauc.boost._fit.operating_threshold_of`):
 
 * at an **operating FPR** ``f > 0``: keep the ``ceil(n f)`` highest training
   negatives (training FPR ``ceil(n f) / n`` without ties; the empirical index

@@ -193,6 +193,7 @@ class Session(ABC):
         self.rounds, self.seconds = 0, 0.0
         self.done = self.cap <= 0
         self._kept, self._kept_at, self._ring = None, 0, None
+        self._kept_raw = False      # _kept predicted (raw), not copied from a round's report
         self._ended_at = None
 
     def advance(self, n_rounds):
@@ -229,6 +230,7 @@ class Session(ABC):
                 if self.stopping.improved:
                     scores = scores() if callable(scores) else scores
                     self._kept, self._kept_at = np.array(scores, dtype=np.float64), self.rounds
+                    self._kept_raw = False
             else:
                 scores = scores() if callable(scores) else scores
                 width = self.stopping.width
@@ -238,6 +240,7 @@ class Session(ABC):
                 if self.stopping.improved:
                     self._kept_at = self.stopping.best_round
                     self._kept = self._ring[(self._kept_at - 1) % width].copy()
+                    self._kept_raw = False
         return stop
 
     def end_at(self, kept_round):
@@ -267,14 +270,20 @@ class Session(ABC):
         n = self.kept_round
         if self._kept is None or self._kept_at != n:
             # a session that reports no scores per round (the oblivious kernel)
-            self._kept, self._kept_at = self._predict_held_out(n), n
+            self._kept, self._kept_at, self._kept_raw = self._predict_held_out(n), n, True
         return self._kept
 
     def held_out_scores(self):
         """Raw held-out scores of the kept round."""
-        if self.raw_scores:
-            return self.kept_scores()
-        return self._predict_held_out(self.kept_round)
+        scores = self.kept_scores()
+        if self.raw_scores or self._kept_raw:
+            return scores
+        return self._raw_of(scores, self.kept_round)
+
+    def _raw_of(self, scores, n_rounds):
+        """The raw held-out scores of the first ``n_rounds`` rounds, whose reported
+        transform is ``scores``."""
+        return self._predict_held_out(n_rounds)
 
     def finish(self):
         """Release the training caches; return the booster."""
@@ -334,6 +343,12 @@ def _quiet_lightgbm(n_threads):
                 params={"verbosity": -1, "num_threads": int(n_threads)}).construct()
 
 
+# the least 1 - p at which a raw score is read back from LightGBM's probability
+# (_LightGBMSession._raw_of): p near 1 is off by an ulp or two of LightGBM's exp and
+# division (2.2e-16 each), which log1p(-p) turns into 1e-12 of the raw score at most
+LOGIT_MIN_TAIL = 1e-3
+
+
 class _LightGBMSession(Session):
     """LightGBM's training loop (``lightgbm.train``'s, without its callbacks):
     the binary objective for log-loss, :mod:`pauc.objectives` otherwise."""
@@ -387,6 +402,20 @@ class _LightGBMSession(Session):
 
     def _predict_held_out(self, n_rounds):
         return ENGINES["lightgbm"].predict(self.booster, self.valid.X, n_rounds)
+
+    def _raw_of(self, p, n_rounds):
+        """The binary objective's raw scores, read back from its probabilities
+        ``p = 1 / (1 + exp(-s))`` (as LightGBM computes them): ``s = log(p) -
+        log1p(-p)`` is within 1e-12 of the raw score where ``1 - p >=
+        LOGIT_MIN_TAIL`` (``1 - p`` is exact there, ``p`` off by an ulp or two),
+        at a fraction of the cost of predicting the held-out rows again (a ninth
+        of a9a's fit); the rows past it are predicted."""
+        with np.errstate(divide="ignore"):
+            raw = np.log(p) - np.log1p(-p)
+        far = ~((p > 0.0) & (p <= 1.0 - LOGIT_MIN_TAIL))
+        if far.any():
+            raw[far] = ENGINES["lightgbm"].predict(self.booster, self.valid.X[far], n_rounds)
+        return raw
 
     def finish(self):
         self.booster.free_dataset()

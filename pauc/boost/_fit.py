@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .._threshold import operating_threshold
 from ._candidates import FIXED_RATE_ROUNDS
 from ._crossfit import check_fold_counts, n_folds
 from ._engines import engine_of, get_engine
@@ -206,28 +207,12 @@ class FoldBag:
     def __init__(self, boosters, rounds):
         self.boosters, self.rounds = list(boosters), [int(n) for n in rounds]
 
-    def predict(self, X, n_threads=None, known=None):
+    def predict(self, X, n_threads=None):
         """The mean raw score of the boosters, each at its kept round (``n_threads``:
-        the engine's prediction threads, None for each booster's training count).
-
-        ``known``: ``{id(booster): (booster, rows, scores)}``, scores of rows of
-        ``X`` that a booster already gave (a fold model's held-out scores at its
-        kept round, when ``X`` holds the training rows): only the other rows are
-        predicted.  (Each value holds its booster, so no other object takes its id.)"""
+        the engine's prediction threads, None for each booster's training count)."""
         total = 0.0
         for b, n in zip(self.boosters, self.rounds):
-            part = None if known is None else known.get(id(b))
-            if part is None or part[0] is not b:
-                scores = engine_of(b).predict(b, X, n, n_threads)
-            else:
-                _, rows, scores_of_rows = part
-                rest = np.ones(X.shape[0], dtype=bool)
-                rest[rows] = False
-                rest = np.flatnonzero(rest)
-                scores = np.empty(X.shape[0])
-                scores[rows] = scores_of_rows
-                scores[rest] = engine_of(b).predict(b, X[rest], n, n_threads)
-            total = total + scores
+            total = total + engine_of(b).predict(b, X, n, n_threads)
         return total / len(self.boosters)
 
     def gains(self, n_features):
@@ -280,13 +265,12 @@ class Model:
     def __init__(self, members, scales=None):
         self.members, self.scales = members, scales or {}
 
-    def predict(self, X, n_threads=None, known=None):
+    def predict(self, X, n_threads=None):
         """Raw scores (one member) or the weighted mean of the members' normalised
-        ranks; ``known`` as in :meth:`FoldBag.predict`."""
+        ranks."""
         if len(self.members) == 1:
-            return self.members[0][2].predict(X, n_threads, known)
-        return sum(w * self.scales[n](bag.predict(X, n_threads, known))
-                   for n, w, bag in self.members)
+            return self.members[0][2].predict(X, n_threads)
+        return sum(w * self.scales[n](bag.predict(X, n_threads)) for n, w, bag in self.members)
 
 
 @dataclass
@@ -300,6 +284,22 @@ class Fitted:
     seconds: dict = field(default_factory=dict)
     boosted: dict = field(default_factory=dict)   # name -> rounds boosted per fold
     dropped: dict = field(default_factory=dict)   # name -> pauc.boost._race.Drop
+
+    def held_out_scores(self):
+        """``(scores, rows)``: the model's score of each row some fold held out, by
+        the fold models that held it out (each member's pooled raw held-out score,
+        mapped as :meth:`Model.predict` maps its mean raw score), and the mask of
+        those rows over the trainer's labels; None where a member is not a
+        candidate's fold bag (boosted on every row: no fold held a row out)."""
+        fits = [self.fits.get(name) for name, _, _ in self.model.members]
+        if any(f is None or f.raw is None or f.bag is not bag
+               for f, (_, _, bag) in zip(fits, self.model.members)):
+            return None
+        rows = ~np.isnan(fits[0].oof)
+        if len(fits) == 1:
+            return fits[0].raw, rows
+        return sum(w * self.model.scales[name](f.raw)
+                   for f, (name, w, _) in zip(fits, self.model.members)), rows
 
 
 class Trainer(ABC):
@@ -335,11 +335,27 @@ class Trainer(ABC):
 
     @abstractmethod
     def threshold(self, model, operating_fpr):
-        """The score threshold of ``model`` at the training FPR ``operating_fpr``
-        (None: Youden's point)."""
+        """The score threshold of ``model`` at the FPR ``operating_fpr`` of its
+        scores of the training rows (None: Youden's point); for a model boosted
+        on every row (:func:`operating_threshold_of`)."""
 
 
 # --------------------------------------------------------------------- the fit
+
+def operating_threshold_of(fitted, trainer, operating_fpr):
+    """``threshold_``: the operating threshold (:func:`pauc._threshold.operating_threshold`)
+    of the model's out-of-fold scores (:meth:`Fitted.held_out_scores`) -- each
+    held-out row scored by the fold models that did not see it, so that the FPR
+    it keeps is an estimate of the FPR on new rows, where the training rows'
+    own scores sit lower for the negatives the models learnt (measured in
+    ``docs/developer/measurements.rst``) -- and of the training scores where
+    the model was boosted on every row (``refit``, a fixed budget)."""
+    held_out = fitted.held_out_scores()
+    if held_out is None:
+        return trainer.threshold(fitted.model, operating_fpr)
+    scores, rows = held_out
+    return operating_threshold(scores, trainer.labels[rows], operating_fpr)
+
 
 def fit_plan(plan, trainer):
     """Boost, cross-fit, select and bag by ``plan`` on ``trainer``'s rows."""

@@ -51,7 +51,7 @@ from .._validation import check_fpr_range, indices_among
 from ._candidates import LOGLOSS, candidates
 from ._engines import ENGINES, effective_threads as _effective_threads
 from ._fit import (BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS, SELECTION_CONFIDENCE,  # noqa: F401
-                   SMOOTHING_DIVISOR, Plan, fit_plan)
+                   SMOOTHING_DIVISOR, Plan, fit_plan, operating_threshold_of)
 from ._local_trainer import LocalTrainer
 from . import _race, _stopping
 from ._stopping import VALIDATION_MIN_NEGATIVES, validation_windows  # noqa: F401 (re-exported)
@@ -209,9 +209,13 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         fold rounds, instead of averaging the fold models (the fixed budget
         of a saturated window is boosted on every row either way).
     operating_fpr : float in [0, 1] or None, default=None
-        Training FPR at which :meth:`predict` thresholds the scores; None
-        means ``beta``, or Youden's point (maximal TPR - FPR) when the window
-        is the whole curve (``beta = 1``).
+        FPR at which :meth:`predict` thresholds the scores, kept on the
+        out-of-fold scores (each held-out training row scored by the fold
+        models that did not see it: an estimate of the FPR on new rows), or on
+        the training scores where the model was boosted on every row
+        (``refit=True``, no early stopping, the fixed budget of a saturated
+        window).  None means ``beta``, or Youden's point (maximal TPR - FPR)
+        when the window is the whole curve (``beta = 1``).
     pos_label : label, default=None
         The positive class.  None: 1 (or True) when the labels are {0, 1},
         {-1, 1} or booleans; other label sets must name it.
@@ -330,7 +334,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         over its members, averaged over its boosters), summing to 1 (all zero
         when no tree split).
     threshold_ : float
-        Score threshold of :meth:`predict`.
+        Score threshold of :meth:`predict` (``operating_fpr``).
     j_alpha_, j_beta_ : int
         Window positions over the training negatives.
     classes_ : ndarray of shape (2,)
@@ -472,7 +476,7 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         operating = self.operating_fpr
         if operating is None:
             operating = fpr_range[1] if fpr_range[1] < 1.0 else None
-        self.threshold_ = trainer.threshold(fitted.model, operating)
+        self.threshold_ = operating_threshold_of(fitted, trainer, operating)
         return self
 
     def _warn_constant(self, trainer):

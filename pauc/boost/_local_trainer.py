@@ -11,8 +11,7 @@ while they grow a tree, pauc's oblivious trees in their kernels; each fit has
 its own seed, every engine is deterministic and the race decides on snapshots
 taken after each block, so the fitted model does not depend on the number of
 threads.  Every training call goes through an engine
-(:mod:`pauc.boost._engines`).  The threshold's training scores take each fold
-model's held-out scores for the rows it held out.
+(:mod:`pauc.boost._engines`).
 """
 
 import numpy as np
@@ -38,10 +37,8 @@ class LocalTrainer(Trainer):
         self.counts = (n_pos, is_pos.shape[0] - n_pos)
         self.folds = None
         self._binned = {}
-        self._known = None
 
     def split(self, plan):
-        self._known = None
         self.folds = plan_folds(plan.cv, plan.validation_fraction, self.X, self.labels,
                                 plan.fpr_range, plan.fold_seed)
         return len(self.folds)
@@ -97,13 +94,6 @@ class LocalTrainer(Trainer):
             return plan.pooled_stopping(candidate, [len(self.held_out_rows(k)) for k in folds])
 
         Schedule(race, new_session, list(by_name), plan.n_threads, fold_fit, pooled).run(own)
-        # each fold model's scores of the rows it held out, for the threshold
-        # (a fit may cross-fit its candidates in stages: pauc.boost._fit._stages;
-        # split() starts a fit's record)
-        self._known = self._known or {}
-        self._known.update({id(f.booster): (f.booster, self.held_out_rows(k), f.held_out_scores)
-                            for fits in own.values() for k, f in enumerate(fits)
-                            if f is not None and f.held_out_scores is not None})
         return own
 
     def boost_all(self, plan, candidate, n_rounds):
@@ -115,11 +105,8 @@ class LocalTrainer(Trainer):
         return FoldBag([booster], [engine.n_rounds(booster)])
 
     def threshold(self, model, operating_fpr):
-        # a fold model scores only the training rows it did not hold out: the others'
-        # scores are its held-out scores at the kept round (a third of the
-        # predictions with 3 folds; the same scores)
-        scores = model.predict(self.X, self.n_threads, self._known)
-        return operating_threshold(scores, self.labels, operating_fpr)
+        return operating_threshold(model.predict(self.X, self.n_threads), self.labels,
+                                   operating_fpr)
 
 
 def fold_fit(session, held_out=True):

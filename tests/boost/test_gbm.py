@@ -25,7 +25,7 @@ from pauc.metrics import partial_auc, partial_auc_scorer
 
 # Checks that cannot pass, and why.
 _DECISION_IS_A_SCORE = (
-    "decision_function is the ranking score; predict thresholds it at the training operating "
+    "decision_function is the ranking score; predict thresholds it at the operating "
     "point threshold_ (FPR = beta, or Youden's point for the whole curve), not at 0, so "
     "'decision_function > 0 == predict' does not hold by design (as for the SVMs)")
 _NO_WEIGHTS = (
@@ -353,49 +353,93 @@ def test_make_classification_better_where_it_pays():
         assert model.score(Xt, yt) >= partial_auc(yt, s_ref, fpr_range=window) + margin
 
 
-@pytest.mark.parametrize("loss, stopped, refit, engine", [
-    ("exponential", False, False, "lightgbm"), ("tight_hinge", False, False, "lightgbm"),
-    ("squared_hinge", True, True, "lightgbm"), ("auto", True, True, "lightgbm"),
-    # fold bags: each fold model's held-out rows take its kept held-out scores
-    ("auto", True, False, "lightgbm"), ("exponential", True, False, "lightgbm"),
-    ("auto", True, False, "xgboost"), ("logloss", True, False, "xgboost")])
-def test_threshold_is_that_of_the_training_scores(loss, stopped, refit, engine):
+@pytest.mark.parametrize("loss, stopped, refit", [
+    ("exponential", False, False), ("tight_hinge", False, False),
+    ("squared_hinge", True, True), ("auto", True, True)])
+def test_threshold_of_a_model_boosted_on_every_row_is_that_of_its_training_scores(
+        loss, stopped, refit):
     X, y = _data(2500, seed=5)
     model = GradientBoostingRanker((0.0, 0.2), loss=loss, n_estimators=30,
                                    early_stopping=stopped, refit=refit, n_iter_no_change=5,
-                                   engine=engine, random_state=0).fit(X, y)
+                                   random_state=0).fit(X, y)
     scores = model.decision_function(X)
     assert model.threshold_ == operating_threshold(scores, y == 1, 0.2)
 
 
-def test_threshold_predicts_each_fold_model_only_on_the_rows_it_trained_on(monkeypatch):
-    """The threshold's training scores: a fold model's held-out rows come from its
-    kept held-out scores, so it predicts only its training part (the same scores,
-    test above)."""
-    from pauc.boost import _engines
-    X, y = _data(3000, seed=6)
-    predicted = []
-    original = _engines.LightGBMEngine.predict
+def _held_out_model_scores(model, X, folds):
+    """The fitted model's score of each held-out row, recomputed: each member's fold
+    models predict the rows they held out (the mean where several did), mapped to
+    the member's rank among those scores when the model blends members."""
+    from pauc.boost._engines import engine_of
+    from pauc.boost._selection import RankScale
+    members = model._fitted.model.members
+    rows = np.zeros(X.shape[0], dtype=bool)
+    for _, held_out in folds:
+        rows[held_out] = True
+    total = 0.0
+    for _, weight, bag in members:
+        raw, count = np.zeros(X.shape[0]), np.zeros(X.shape[0])
+        for booster, n, (_, held_out) in zip(bag.boosters, bag.rounds, folds):
+            raw[held_out] += engine_of(booster).predict(booster, X[held_out], n)
+            count[held_out] += 1
+        raw = raw[rows] / count[rows]
+        total = total + (raw if len(members) == 1 else weight * RankScale(raw)(raw))
+    return total, rows
 
-    def predict(self, booster, X_, n_rounds, n_threads=None):
-        predicted.append(X_.shape[0])
-        return original(self, booster, X_, n_rounds, n_threads)
 
-    model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=40,
-                                   n_iter_no_change=5, cv=3, random_state=0)
-    trainer = {}
-    monkeypatch.setattr(_engines.LightGBMEngine, "predict", predict)
+@pytest.mark.parametrize("loss, engine, cv", [
+    ("auto", "lightgbm", 3), ("exponential", "lightgbm", 3), ("auto", "lightgbm", 1),
+    ("auto", "xgboost", 3), ("logloss", "xgboost", 3)])
+def test_threshold_of_fold_models_is_that_of_their_held_out_scores(loss, engine, cv,
+                                                                   monkeypatch):
+    """A cross-fitted model's threshold_ keeps the operating FPR on its out-of-fold
+    scores (each held-out row scored by the fold models that did not see it): the
+    FPR it keeps estimates that of new rows.  No training row is predicted again."""
+    from sklearn.model_selection import StratifiedShuffleSplit
     from pauc.boost import _local_trainer
-    original_threshold = _local_trainer.LocalTrainer.threshold
+    X, y = _data(2500, seed=5)
+    splitter = (StratifiedKFold(cv, shuffle=True, random_state=3) if cv > 1 else
+                StratifiedShuffleSplit(1, test_size=0.3, random_state=3))
+    folds = list(splitter.split(X, y))
 
-    def threshold(self, fitted_model, operating_fpr):
-        trainer["held_out"] = [len(self.held_out_rows(k)) for k in range(3)]
-        predicted.clear()
-        return original_threshold(self, fitted_model, operating_fpr)
+    def refuse(*args):
+        raise AssertionError("the threshold of fold models predicted the training rows")
 
-    monkeypatch.setattr(_local_trainer.LocalTrainer, "threshold", threshold)
-    model.fit(X, y)
-    assert predicted == [X.shape[0] - n for n in trainer["held_out"]]
+    monkeypatch.setattr(_local_trainer.LocalTrainer, "threshold", refuse)
+    model = GradientBoostingRanker((0.0, 0.2), loss=loss, n_estimators=30, n_iter_no_change=5,
+                                   engine=engine, cv=splitter, random_state=0).fit(X, y)
+    scores, rows = _held_out_model_scores(model, X, folds)
+    assert rows.sum() == (X.shape[0] if cv > 1 else len(folds[0][1]))
+    np.testing.assert_allclose(scores, model._fitted.held_out_scores()[0], rtol=1e-12)
+    assert model.threshold_ == operating_threshold(scores, y[rows] == 1, 0.2)
+    negatives = scores[y[rows] == 0]      # the rule's FPR: ceil(n f) / n at most
+    assert 0 < np.sum(negatives >= model.threshold_) <= np.ceil(negatives.size * 0.2)
+
+
+def test_threshold_of_a_blend_maps_each_member_to_its_held_out_rank():
+    """A blend's out-of-fold scores: each member's held-out scores as its rank among
+    them, weighted (what decision_function does to new rows)."""
+    from pauc.boost._fit import Model, operating_threshold_of
+    from pauc.boost._local_trainer import LocalTrainer
+    import dataclasses
+    X, y = _data(2500, seed=5)
+    splitter = StratifiedKFold(3, shuffle=True, random_state=3)
+    model = GradientBoostingRanker((0.0, 0.2), n_estimators=30, n_iter_no_change=5,
+                                   cv=splitter, random_state=0).fit(X, y)
+    fitted = model._fitted
+    names = list(fitted.fits)[:2]
+    fitted = dataclasses.replace(fitted, model=Model(
+        [(names[0], 0.7, fitted.fits[names[0]].bag), (names[1], 0.3, fitted.fits[names[1]].bag)],
+        fitted.model.scales))
+    model._fitted = fitted
+    scores, rows = _held_out_model_scores(model, X, list(splitter.split(X, y)))
+    assert rows.all()
+    np.testing.assert_allclose(scores, fitted.held_out_scores()[0], rtol=1e-12)
+    trainer = LocalTrainer(X, y == 1)
+    assert operating_threshold_of(fitted, trainer, 0.2) == operating_threshold(
+        scores, y == 1, 0.2)
+    # the training scores give another threshold: the rule reads the held-out ones
+    assert trainer.threshold(fitted.model, 0.2) != operating_threshold(scores, y == 1, 0.2)
 
 
 def test_a_model_that_splits_nothing_says_why():

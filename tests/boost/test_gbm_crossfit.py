@@ -420,7 +420,8 @@ def test_lightgbm_predicts_with_the_training_thread_count(monkeypatch):
     """LightGBM sets a process-wide thread count from each call's parameters: a fold's
     held-out prediction without its own would reset it under the fold fits other
     threads are boosting (n_jobs=2), so every prediction names one -- the fold fit's
-    inside the fold fits, n_jobs's for the final model."""
+    inside the fold fits, n_jobs's for the final model (which the fit of fold models
+    does not call: their threshold reads the held-out scores)."""
     import threading
 
     import lightgbm as lgb
@@ -434,14 +435,59 @@ def test_lightgbm_predicts_with_the_training_thread_count(monkeypatch):
 
     monkeypatch.setattr(lgb.Booster, "predict", spy)
     X, y = _data(1200)
-    # log-loss: LightGBM reports its held-out scores as probabilities, so the fold fits
-    # predict their raw held-out scores
+    # log-loss: LightGBM reports its held-out scores as probabilities; the fold fits
+    # predict the raw scores of the rows too close to 1 to read them back (every row
+    # here, LOGIT_MIN_TAIL = 1)
+    from pauc.boost import _engines
+    monkeypatch.setattr(_engines, "LOGIT_MIN_TAIL", 1.0)
     model = GradientBoostingRanker((0.0, 0.2), loss="logloss", n_estimators=20,
                                    n_iter_no_change=5, cv=3, n_jobs=2, random_state=0).fit(X, y)
     in_folds = [(asked, trained) for asked, trained, main in calls if not main]
     final = [asked for asked, _, main in calls if main]
     assert in_folds and all(asked == trained >= 1 for asked, trained in in_folds)
-    assert final and set(final) == {2}
+    assert final == []
     calls.clear()
     model.decision_function(X)
     assert [asked for asked, _, _ in calls] == [2, 2, 2]
+
+
+@pytest.mark.parametrize("tail", [1e-3, 0.3])
+def test_log_loss_raw_held_out_scores_are_read_back_from_the_probabilities(tail, monkeypatch):
+    """LightGBM's binary objective reports held-out probabilities: a fold's raw
+    held-out scores are read back from them (log p - log1p(-p)), within 1e-12 of a
+    prediction, and the rows with 1 - p below LOGIT_MIN_TAIL are predicted (bit for
+    bit); no other row is predicted again."""
+    from pauc.boost import _engines, _stopping
+    monkeypatch.setattr(_engines, "LOGIT_MIN_TAIL", tail)
+    # each fold stopped on its own: its kept round is one whose probabilities it kept
+    # (a fold ended at a pooled round predicts its held-out rows at that round)
+    monkeypatch.setattr(_stopping, "POOLED", False)
+    X, y = _data(2000, seed=4)
+    checked, asked = [], []
+    original_raw_of = _engines._LightGBMSession._raw_of
+    original_predict = _engines.LightGBMEngine.predict
+
+    def predict(self, booster, X_, n_rounds, n_threads=None):
+        asked.append(X_.shape[0])
+        return original_predict(self, booster, X_, n_rounds, n_threads)
+
+    def raw_of(self, p, n_rounds):
+        asked.clear()
+        raw = original_raw_of(self, p, n_rounds)
+        exact = original_predict(_engines.ENGINES["lightgbm"], self.booster, self.valid.X,
+                                 n_rounds)
+        far = p > 1.0 - tail
+        checked.append((far.sum(), asked[:]))
+        np.testing.assert_array_equal(raw[far], exact[far])
+        np.testing.assert_allclose(raw[~far], exact[~far], rtol=0, atol=1e-12)
+        return raw
+
+    monkeypatch.setattr(_engines.LightGBMEngine, "predict", predict)
+    monkeypatch.setattr(_engines._LightGBMSession, "_raw_of", raw_of)
+    GradientBoostingRanker((0.0, 0.2), loss="logloss", n_estimators=60, n_iter_no_change=5,
+                           cv=3, random_state=0).fit(X, y)
+    assert len(checked) == 3
+    for n_far, predicted in checked:
+        assert predicted == ([n_far] if n_far else [])
+    if tail == 0.3:
+        assert all(n_far > 0 for n_far, _ in checked)

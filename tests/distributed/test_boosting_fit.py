@@ -69,9 +69,13 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
         [(n, 0.5, fitted.fits[n].bag) for n in ("logloss", "exponential")], fitted.model.scales))
     np.testing.assert_allclose(blend.decision_function(dX).compute(),
                                blend.decision_function(dX.compute()), rtol=1e-6)
+    # the threshold keeps the operating FPR on the validation rows' scores (by the one
+    # fold model, which did not see them), as in memory
     from pauc._threshold import operating_threshold
     scores = model.decision_function(dX.compute())
-    assert model.threshold_ == operating_threshold(scores, dy.compute() == 1, 0.1)
+    assert model.threshold_ == pytest.approx(
+        operating_threshold(scores[held_out], pos_va, 0.1), rel=1e-6)
+    assert model.threshold_ != pytest.approx(operating_threshold(scores, y_all, 0.1), rel=1e-6)
     # a dask dataframe and series: the same fit (not bit for bit: XGBoost's
     # distributed quantile sketch depends on which worker holds which partition)
     frame = dd.from_dask_array(dX, columns=[f"x{k}" for k in range(6)])
