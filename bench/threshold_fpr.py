@@ -1,18 +1,21 @@
 """The FPR that ``threshold_`` keeps on new rows: out-of-fold scores against training scores.
 
-``GradientBoostingRanker`` sets ``threshold_`` at the operating FPR (default: the
-window's beta) of its out-of-fold scores -- each held-out training row scored by
-the fold models that did not see it -- where its model is a bag of fold models,
-and of the training scores where it was boosted on every row.  Per set: the
-defaults fitted on each of the panel's stratified 70/30 splits (window [0, 0.1],
-one thread), the held-out test rows' FPR and TPR at ``threshold_`` (now) and at
-the threshold the same rule gives on the model's scores of its own training rows
-(before: ``operating_threshold(decision_function(X_train), y_train, 0.1)``), the
-mean over the splits whose model is a bag of fold models (``splits``), and the
-mean absolute distance of the test FPR from 0.1::
+``GradientBoostingRanker`` sets ``threshold_`` of a bag of fold models at the mean
+over the folds of the operating threshold of each fold's held-out rows scored by
+its models (rows they did not see), and of the training scores where it was
+boosted on every row.  Per set: the defaults fitted on each of the panel's
+stratified 70/30 splits (window [0, 0.1], one thread), the held-out test rows'
+FPR and TPR at ``threshold_`` (now) and at the threshold the same rule gives on
+the model's scores of its own training rows (before:
+``operating_threshold(decision_function(X_train), y_train, 0.1)``), the mean over
+the splits whose model is a bag of fold models (``splits``), and the mean
+absolute distance of the test FPR from 0.1.  ``exponential-12k``: a window loss
+stopped fold by fold (its fold models on their own scales): ``make_classification``
+(24 000 rows, 20 % positives, 3 % flipped labels) halved into training and test
+rows, 3 seeds, ``loss="exponential"``::
 
     python bench/threshold_fpr.py
-    python bench/threshold_fpr.py a9a hastie-imb mc-issue
+    python bench/threshold_fpr.py a9a hastie-imb mc-issue exponential-12k
 """
 
 import argparse
@@ -38,13 +41,31 @@ def rates(scores, y, threshold):
     return np.mean(scores[y == 0] >= threshold), np.mean(scores[y == 1] >= threshold)
 
 
+def splits(name):
+    """``(splits, estimator parameters)`` of a set."""
+    if name != "exponential-12k":
+        return load(name), {}
+    from sklearn.datasets import make_classification
+    from sklearn.model_selection import train_test_split
+    out = []
+    for seed in range(3):
+        X, y = make_classification(24000, 10, n_informative=6, weights=[0.8], flip_y=0.03,
+                                   random_state=seed)
+        X, X_test, y, y_test = train_test_split(X, y, test_size=0.5, stratify=y,
+                                                random_state=seed)
+        out.append((X, y, X_test, y_test))
+    return out, {"loss": "exponential"}
+
+
 def measure(name):
     """Per split of ``name`` whose model is a bag of fold models: the test (FPR, TPR)
     at the held-out threshold and at the training-score threshold."""
     rows = []
-    for seed, (X, y, X_test, y_test) in enumerate(load(name)):
-        model = GradientBoostingRanker((0.0, FPR), random_state=seed, n_jobs=1).fit(X, y)
-        if model._fitted.held_out_scores() is None:
+    data, params = splits(name)
+    for seed, (X, y, X_test, y_test) in enumerate(data):
+        model = GradientBoostingRanker((0.0, FPR), random_state=seed, n_jobs=1,
+                                       **params).fit(X, y)
+        if model._fitted.held_out_folds() is None:
             continue            # boosted on every row: the training scores, as before
         before = operating_threshold(model.decision_function(X), y == 1, FPR)
         test = model.decision_function(X_test)

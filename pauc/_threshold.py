@@ -1,8 +1,9 @@
 """The operating threshold of ``predict``: one rule for every ranker and every data layout.
 
 A ranker's ``predict`` says "positive" where its score reaches ``threshold_``,
-chosen on the training scores (``GradientBoostingRanker`` gives the rule its
-out-of-fold scores instead: :func:`pauc.boost._fit.operating_threshold_of`):
+chosen on the training scores (``GradientBoostingRanker`` gives the rule each
+fold's held-out scores instead and averages the thresholds:
+:func:`pauc.boost._fit.operating_threshold_of`):
 
 * at an **operating FPR** ``f > 0``: keep the ``ceil(n f)`` highest training
   negatives (training FPR ``ceil(n f) / n`` without ties; the empirical index

@@ -233,11 +233,13 @@ class CandidateFit:
     that did not see it, as its quantile among its fold's held-out scores
     (averaged where a splitter held a row out twice; NaN where no fold held it
     out); ``raw``: the raw held-out scores of the rows some fold held out, the
-    reference of the candidate's :class:`~pauc.boost._selection.RankScale`."""
+    reference of the candidate's :class:`~pauc.boost._selection.RankScale`;
+    ``folds``: each fold model's raw scores of its held-out rows."""
     candidate: object
     bag: FoldBag
     oof: np.ndarray = None
     raw: np.ndarray = None
+    folds: list = None
     history: np.ndarray = None
     seconds: float = 0.0
     cross_fitted: bool = True     # False: boosted on every row only (a saturated window)
@@ -285,21 +287,19 @@ class Fitted:
     boosted: dict = field(default_factory=dict)   # name -> rounds boosted per fold
     dropped: dict = field(default_factory=dict)   # name -> pauc.boost._race.Drop
 
-    def held_out_scores(self):
-        """``(scores, rows)``: the model's score of each row some fold held out, by
-        the fold models that held it out (each member's pooled raw held-out score,
-        mapped as :meth:`Model.predict` maps its mean raw score), and the mask of
-        those rows over the trainer's labels; None where a member is not a
-        candidate's fold bag (boosted on every row: no fold held a row out)."""
+    def held_out_folds(self):
+        """Per fold, the model's score of the rows it held out by that fold's
+        models (a blend: each member's mapped as :meth:`Model.predict` maps its
+        mean raw score); None where a member is not a candidate's fold bag."""
         fits = [self.fits.get(name) for name, _, _ in self.model.members]
-        if any(f is None or f.raw is None or f.bag is not bag
+        if any(f is None or f.folds is None or f.bag is not bag
                for f, (_, _, bag) in zip(fits, self.model.members)):
             return None
-        rows = ~np.isnan(fits[0].oof)
         if len(fits) == 1:
-            return fits[0].raw, rows
-        return sum(w * self.model.scales[name](f.raw)
-                   for f, (name, w, _) in zip(fits, self.model.members)), rows
+            return list(fits[0].folds)
+        return [sum(w * self.model.scales[name](f.folds[k])
+                    for f, (name, w, _) in zip(fits, self.model.members))
+                for k in range(len(fits[0].folds))]
 
 
 class Trainer(ABC):
@@ -343,18 +343,23 @@ class Trainer(ABC):
 # --------------------------------------------------------------------- the fit
 
 def operating_threshold_of(fitted, trainer, operating_fpr):
-    """``threshold_``: the operating threshold (:func:`pauc._threshold.operating_threshold`)
-    of the model's out-of-fold scores (:meth:`Fitted.held_out_scores`) -- each
-    held-out row scored by the fold models that did not see it, so that the FPR
-    it keeps is an estimate of the FPR on new rows, where the training rows'
-    own scores sit lower for the negatives the models learnt (measured in
-    ``docs/developer/measurements.rst``) -- and of the training scores where
-    the model was boosted on every row (``refit``, a fixed budget)."""
-    held_out = fitted.held_out_scores()
-    if held_out is None:
+    """``threshold_``.  A bag of fold models: the mean over the folds of the
+    operating threshold (:func:`pauc._threshold.operating_threshold`) of the
+    fold's held-out rows, scored by the fold's models
+    (:meth:`Fitted.held_out_folds`) -- rows the models did not see, so that
+    the FPR kept estimates that of new rows, where the training rows' own
+    scores sit lower for the negatives the models learnt; and the mean of the
+    folds' thresholds, not one threshold of their pooled scores, because the
+    bag's score is the mean of its fold models' and a window loss stopped fold
+    by fold leaves each on its own scale (measured in
+    ``docs/developer/measurements.rst``).  A model boosted on every row
+    (``refit``, a fixed budget): the threshold of its training scores."""
+    folds = fitted.held_out_folds()
+    if folds is None:
         return trainer.threshold(fitted.model, operating_fpr)
-    scores, rows = held_out
-    return operating_threshold(scores, trainer.labels[rows], operating_fpr)
+    return float(np.mean([operating_threshold(scores, trainer.labels[trainer.held_out_rows(k)],
+                                              operating_fpr)
+                          for k, scores in enumerate(folds)]))
 
 
 def fit_plan(plan, trainer):
@@ -493,7 +498,8 @@ def _pool(candidate, own, trainer, n_splits):
     held = covered > 0
     return CandidateFit(candidate, FoldBag([f.booster for f in own], [f.rounds for f in own]),
                         oof=np.where(held, quantiles / np.maximum(covered, 1), np.nan),
-                        raw=raw[held] / covered[held], history=own[0].history,
+                        raw=raw[held] / covered[held], folds=[f.held_out_scores for f in own],
+                        history=own[0].history,
                         seconds=float(sum(f.seconds for f in own)),
                         stopping=_stopping_of(candidate, own))
 

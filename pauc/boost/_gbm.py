@@ -209,12 +209,12 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         fold rounds, instead of averaging the fold models (the fixed budget
         of a saturated window is boosted on every row either way).
     operating_fpr : float in [0, 1] or None, default=None
-        FPR at which :meth:`predict` thresholds the scores, kept on the
-        out-of-fold scores (each held-out training row scored by the fold
-        models that did not see it: an estimate of the FPR on new rows), or on
-        the training scores where the model was boosted on every row
-        (``refit=True``, no early stopping, the fixed budget of a saturated
-        window).  None means ``beta``, or Youden's point (maximal TPR - FPR)
+        FPR at which :meth:`predict` thresholds the scores: the mean over the
+        folds of the threshold that keeps it on the fold's held-out rows,
+        scored by the fold's models (rows they did not see: an estimate of the
+        FPR on new rows), or the threshold of the training scores where the
+        model was boosted on every row (``refit=True``, no early stopping, the
+        fixed budget of a saturated window).  None means ``beta``, or Youden's point (maximal TPR - FPR)
         when the window is the whole curve (``beta = 1``).
     pos_label : label, default=None
         The positive class.  None: 1 (or True) when the labels are {0, 1},

@@ -36,10 +36,12 @@ which holds the rows where they are and answers the plan's requests:
    pooling, the selection and the fold bagging are the plan's;
 5. :meth:`~ClusterTrainer.boost_all`: one booster on every row of the same
    matrix (no early stopping, or ``refit``);
-6. :meth:`~ClusterTrainer.threshold`: the operating threshold by
-   :func:`pauc._threshold.threshold_rule` on the training scores, which stay on
-   the workers (a few order statistics reach the client, as in the chunked SVM
-   fits).
+6. the operating threshold: a bag of fold models takes it from the held-out
+   rows' scores of step 4 (the mean of the folds' thresholds), on the client
+   (:func:`pauc.boost._fit.operating_threshold_of`); a model boosted on every row
+   asks :meth:`~ClusterTrainer.threshold`, :func:`pauc._threshold.threshold_rule`
+   on the training scores, which stay on the workers (a few order statistics
+   reach the client, as in the chunked SVM fits).
 
 A fitted model scores dask data block by block on the workers
 (:func:`model_scores`, registered as ``"model_scores"``), whichever engine grew it.

@@ -366,41 +366,39 @@ def test_threshold_of_a_model_boosted_on_every_row_is_that_of_its_training_score
     assert model.threshold_ == operating_threshold(scores, y == 1, 0.2)
 
 
-def _held_out_model_scores(model, X, folds):
-    """The fitted model's score of each held-out row, recomputed: each member's fold
-    models predict the rows they held out (the mean where several did), mapped to
-    the member's rank among those scores when the model blends members."""
+def _held_out_fold_scores(model, X, folds):
+    """The fitted model's score of each fold's held-out rows by that fold's models,
+    recomputed by predicting them (a blend: each member's scores mapped to their
+    rank among the member's pooled held-out scores, weighted)."""
     from pauc.boost._engines import engine_of
     from pauc.boost._selection import RankScale
     members = model._fitted.model.members
-    rows = np.zeros(X.shape[0], dtype=bool)
-    for _, held_out in folds:
-        rows[held_out] = True
-    total = 0.0
-    for _, weight, bag in members:
-        raw, count = np.zeros(X.shape[0]), np.zeros(X.shape[0])
-        for booster, n, (_, held_out) in zip(bag.boosters, bag.rounds, folds):
-            raw[held_out] += engine_of(booster).predict(booster, X[held_out], n)
-            count[held_out] += 1
-        raw = raw[rows] / count[rows]
-        total = total + (raw if len(members) == 1 else weight * RankScale(raw)(raw))
-    return total, rows
+    per_member = []
+    for _, _, bag in members:
+        per_member.append([engine_of(b).predict(b, X[held_out], n)
+                           for b, n, (_, held_out) in zip(bag.boosters, bag.rounds, folds)])
+    if len(members) == 1:
+        return per_member[0]
+    scales = [RankScale(np.concatenate(scores)) for scores in per_member]
+    return [sum(w * scale(scores[k]) for (_, w, _), scale, scores
+                in zip(members, scales, per_member)) for k in range(len(folds))]
 
 
 @pytest.mark.parametrize("loss, engine, cv", [
     ("auto", "lightgbm", 3), ("exponential", "lightgbm", 3), ("auto", "lightgbm", 1),
     ("auto", "xgboost", 3), ("logloss", "xgboost", 3)])
-def test_threshold_of_fold_models_is_that_of_their_held_out_scores(loss, engine, cv,
-                                                                   monkeypatch):
-    """A cross-fitted model's threshold_ keeps the operating FPR on its out-of-fold
-    scores (each held-out row scored by the fold models that did not see it): the
-    FPR it keeps estimates that of new rows.  No training row is predicted again."""
+def test_threshold_of_fold_models_is_the_mean_of_their_held_out_thresholds(loss, engine, cv,
+                                                                           monkeypatch):
+    """A cross-fitted model's threshold_ is the mean over the folds of the operating
+    threshold of each fold's held-out rows scored by its models (rows they did not
+    see: the FPR kept estimates that of new rows).  No training row is predicted."""
     from sklearn.model_selection import StratifiedShuffleSplit
     from pauc.boost import _local_trainer
     X, y = _data(2500, seed=5)
     splitter = (StratifiedKFold(cv, shuffle=True, random_state=3) if cv > 1 else
                 StratifiedShuffleSplit(1, test_size=0.3, random_state=3))
-    folds = list(splitter.split(X, y))
+    # each fold's rows in increasing order, as the fit keeps them
+    folds = [(np.sort(a), np.sort(b)) for a, b in splitter.split(X, y)]
 
     def refuse(*args):
         raise AssertionError("the threshold of fold models predicted the training rows")
@@ -408,22 +406,54 @@ def test_threshold_of_fold_models_is_that_of_their_held_out_scores(loss, engine,
     monkeypatch.setattr(_local_trainer.LocalTrainer, "threshold", refuse)
     model = GradientBoostingRanker((0.0, 0.2), loss=loss, n_estimators=30, n_iter_no_change=5,
                                    engine=engine, cv=splitter, random_state=0).fit(X, y)
-    scores, rows = _held_out_model_scores(model, X, folds)
-    assert rows.sum() == (X.shape[0] if cv > 1 else len(folds[0][1]))
-    np.testing.assert_allclose(scores, model._fitted.held_out_scores()[0], rtol=1e-12)
-    assert model.threshold_ == operating_threshold(scores, y[rows] == 1, 0.2)
-    negatives = scores[y[rows] == 0]      # the rule's FPR: ceil(n f) / n at most
-    assert 0 < np.sum(negatives >= model.threshold_) <= np.ceil(negatives.size * 0.2)
+    scores = _held_out_fold_scores(model, X, folds)
+    got = model._fitted.held_out_folds()
+    assert len(got) == len(folds)
+    for mine, theirs in zip(scores, got):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-12)
+    thresholds = [operating_threshold(s, y[held_out] == 1, 0.2)
+                  for s, (_, held_out) in zip(scores, folds)]
+    assert model.threshold_ == pytest.approx(np.mean(thresholds), rel=1e-12)
+    for s, (_, held_out), t in zip(scores, folds, thresholds):
+        negatives = s[y[held_out] == 0]     # the rule's FPR on each fold: ceil(n f) / n at most
+        assert 0 < np.sum(negatives >= t) <= np.ceil(negatives.size * 0.2)
+
+
+def test_threshold_follows_each_fold_models_scale():
+    """The bag's score is the mean of its fold models'; a fold model on twice the
+    scale of another (a window loss stopped fold by fold: the loss does not see a
+    shift or stretch of the scores) moves the mean of the folds' thresholds with it,
+    where one threshold of the pooled held-out scores would sit in the larger
+    fold's tail.  Planted: fold 1's held-out scores doubled."""
+    import dataclasses
+    from pauc.boost._fit import operating_threshold_of
+    from pauc.boost._local_trainer import LocalTrainer
+    X, y = _data(2500, seed=5)
+    splitter = StratifiedKFold(2, shuffle=True, random_state=3)
+    model = GradientBoostingRanker((0.0, 0.2), loss="exponential", n_estimators=30,
+                                   n_iter_no_change=5, cv=splitter, random_state=0).fit(X, y)
+    fitted = model._fitted
+    (name, _, _), = fitted.model.members
+    fit = fitted.fits[name]
+    base = [np.asarray(f) for f in fit.folds]
+    trainer = LocalTrainer(X, y == 1)
+    trainer.folds = list(splitter.split(X, y))
+    t = [operating_threshold(s, y[rows] == 1, 0.2) for s, (_, rows) in zip(base, trainer.folds)]
+    fitted.fits[name] = dataclasses.replace(fit, folds=[base[0], 2.0 * base[1]])
+    t_stretched = operating_threshold(2.0 * base[1], y[trainer.folds[1][1]] == 1, 0.2)
+    assert t_stretched == pytest.approx(2.0 * t[1])
+    assert operating_threshold_of(fitted, trainer, 0.2) == pytest.approx((t[0] + 2.0 * t[1]) / 2)
 
 
 def test_threshold_of_a_blend_maps_each_member_to_its_held_out_rank():
-    """A blend's out-of-fold scores: each member's held-out scores as its rank among
+    """A blend's held-out scores: each member's held-out scores as its rank among
     them, weighted (what decision_function does to new rows)."""
     from pauc.boost._fit import Model, operating_threshold_of
     from pauc.boost._local_trainer import LocalTrainer
     import dataclasses
     X, y = _data(2500, seed=5)
     splitter = StratifiedKFold(3, shuffle=True, random_state=3)
+    folds = list(splitter.split(X, y))
     model = GradientBoostingRanker((0.0, 0.2), n_estimators=30, n_iter_no_change=5,
                                    cv=splitter, random_state=0).fit(X, y)
     fitted = model._fitted
@@ -432,14 +462,16 @@ def test_threshold_of_a_blend_maps_each_member_to_its_held_out_rank():
         [(names[0], 0.7, fitted.fits[names[0]].bag), (names[1], 0.3, fitted.fits[names[1]].bag)],
         fitted.model.scales))
     model._fitted = fitted
-    scores, rows = _held_out_model_scores(model, X, list(splitter.split(X, y)))
-    assert rows.all()
-    np.testing.assert_allclose(scores, fitted.held_out_scores()[0], rtol=1e-12)
+    scores = _held_out_fold_scores(model, X, folds)
+    for mine, theirs in zip(scores, fitted.held_out_folds()):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-12)
     trainer = LocalTrainer(X, y == 1)
-    assert operating_threshold_of(fitted, trainer, 0.2) == operating_threshold(
-        scores, y == 1, 0.2)
+    trainer.folds = folds
+    expected = np.mean([operating_threshold(s, y[rows] == 1, 0.2)
+                        for s, (_, rows) in zip(scores, folds)])
+    assert operating_threshold_of(fitted, trainer, 0.2) == pytest.approx(expected, rel=1e-12)
     # the training scores give another threshold: the rule reads the held-out ones
-    assert trainer.threshold(fitted.model, 0.2) != operating_threshold(scores, y == 1, 0.2)
+    assert trainer.threshold(fitted.model, 0.2) != pytest.approx(expected, rel=1e-6)
 
 
 def test_a_model_that_splits_nothing_says_why():
