@@ -419,6 +419,23 @@ def test_threshold_of_fold_models_is_the_mean_of_their_held_out_thresholds(loss,
         assert 0 < np.sum(negatives >= t) <= np.ceil(negatives.size * 0.2)
 
 
+@pytest.mark.parametrize("window, operating", [((0.0, 1.0), None), ((0.0, 0.2), 0.0),
+                                               ((0.0, 0.2), 0.5)])
+def test_threshold_of_fold_models_at_youden_zero_and_another_fpr(window, operating):
+    """The whole curve (Youden's point), an operating FPR of 0 and one past the window:
+    each fold's rule on its held-out scores, averaged."""
+    X, y = _data(2500, seed=5)
+    splitter = StratifiedKFold(3, shuffle=True, random_state=3)
+    folds = list(splitter.split(X, y))
+    model = GradientBoostingRanker(window, loss="exponential", n_estimators=30,
+                                   n_iter_no_change=5, operating_fpr=operating, cv=splitter,
+                                   random_state=0).fit(X, y)
+    scores = _held_out_fold_scores(model, X, folds)
+    expected = np.mean([operating_threshold(s, y[rows] == 1, operating)
+                        for s, (_, rows) in zip(scores, folds)])
+    assert model.threshold_ == pytest.approx(expected, rel=1e-12)
+
+
 def test_threshold_follows_each_fold_models_scale():
     """The bag's score is the mean of its fold models'; a fold model on twice the
     scale of another (a window loss stopped fold by fold: the loss does not see a

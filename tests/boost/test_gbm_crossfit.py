@@ -491,3 +491,20 @@ def test_log_loss_raw_held_out_scores_are_read_back_from_the_probabilities(tail,
         assert predicted == ([n_far] if n_far else [])
     if tail == 0.3:
         assert all(n_far > 0 for n_far, _ in checked)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-700.0, 6.9, allow_nan=False), min_size=1, max_size=50))
+def test_a_raw_score_read_back_from_its_probability_is_within_1e_12(raw):
+    """LightGBM's p = 1 / (1 + exp(-s)); wherever 1 - p >= LOGIT_MIN_TAIL (s <= 6.9)
+    and p > 0, log p - log1p(-p) is within 1e-12 of s, and no row is predicted."""
+    from pauc.boost import _engines
+    raw = np.asarray(raw)
+    p = 1.0 / (1.0 + np.exp(-raw))
+    assert np.all(1.0 - p >= _engines.LOGIT_MIN_TAIL)
+
+    class NoPrediction:
+        booster = valid = None
+
+    back = _engines._LightGBMSession._raw_of(NoPrediction(), p, 10)
+    np.testing.assert_allclose(back, raw, rtol=0, atol=1e-12)
