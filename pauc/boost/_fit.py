@@ -270,9 +270,14 @@ class Model:
     def predict(self, X, n_threads=None):
         """Raw scores (one member) or the weighted mean of the members' normalised
         ranks."""
+        return self.combine([bag.predict(X, n_threads) for _, _, bag in self.members])
+
+    def combine(self, scores):
+        """The model's score from each member's raw score (``scores``, in member
+        order): the one member's, or the weighted mean of their normalised ranks."""
         if len(self.members) == 1:
-            return self.members[0][2].predict(X, n_threads)
-        return sum(w * self.scales[n](bag.predict(X, n_threads)) for n, w, bag in self.members)
+            return scores[0]
+        return sum(w * self.scales[n](s) for (n, w, _), s in zip(self.members, scores))
 
 
 @dataclass
@@ -289,16 +294,13 @@ class Fitted:
 
     def held_out_folds(self):
         """Per fold, the model's score of the rows it held out by that fold's
-        models (a blend: each member's mapped as :meth:`Model.predict` maps its
-        mean raw score); None where a member is not a candidate's fold bag."""
+        models (:meth:`Model.combine` of its members' raw held-out scores); None
+        where a member is not a candidate's fold bag."""
         fits = [self.fits.get(name) for name, _, _ in self.model.members]
         if any(f is None or f.folds is None or f.bag is not bag
                for f, (_, _, bag) in zip(fits, self.model.members)):
             return None
-        if len(fits) == 1:
-            return list(fits[0].folds)
-        return [sum(w * self.model.scales[name](f.folds[k])
-                    for f, (name, w, _) in zip(fits, self.model.members))
+        return [self.model.combine([f.folds[k] for f in fits])
                 for k in range(len(fits[0].folds))]
 
 

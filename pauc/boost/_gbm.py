@@ -214,8 +214,9 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
         scored by the fold's models (rows they did not see: an estimate of the
         FPR on new rows), or the threshold of the training scores where the
         model was boosted on every row (``refit=True``, no early stopping, the
-        fixed budget of a saturated window).  None means ``beta``, or Youden's point (maximal TPR - FPR)
-        when the window is the whole curve (``beta = 1``).
+        fixed budget of a saturated window).  None means ``beta``, or Youden's
+        point (maximal TPR - FPR) when the window is the whole curve
+        (``beta = 1``).
     pos_label : label, default=None
         The positive class.  None: 1 (or True) when the labels are {0, 1},
         {-1, 1} or booleans; other label sets must name it.
