@@ -135,7 +135,7 @@ def _big_synthetic(n=1_000_000, d=20):
 
 
 def gbm_section(args):
-    from pauc.boost import GradientBoostingRanker
+    from pauc.gbm import GradientBoostingRanker
     from pauc.objectives import LOSSES, window_objective
 
     print("GradientBoostingRanker fit / LightGBM log-loss fit (same rounds, learning rate 0.05, "
@@ -185,7 +185,7 @@ def gbm_section(args):
 def gbm_quality_section(args):
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    from pauc.boost import GradientBoostingRanker
+    from pauc.gbm import GradientBoostingRanker
     from pauc.metrics import partial_auc
     from panel_boost import WINDOWS, problem
 
@@ -235,7 +235,7 @@ def _early_stopped_logloss(model, X, y):
 def gbm_panel_section(args):
     import catboost
 
-    from pauc.boost import GradientBoostingRanker, _race
+    from pauc.gbm import GradientBoostingRanker, _race
     from panel_real import SETS, _int32_csr, load
     from panel_real import report as panel_report
 

@@ -21,7 +21,7 @@ cluster effect of correlation ``rho`` (issue 46):
   cluster win with ``Phi(d / sqrt(2 + 2 rho))``, the others with
   ``Phi(d / sqrt 2)``.
 
-``FEW_CLASS_CLUSTERS`` (``pauc/_clusters.py``), the count below which the
+``FEW_CLASS_CLUSTERS`` (``pauc/inference/_clusters.py``), the count below which the
 cluster bootstrap warns, is read off this table (in the user guide,
 ``docs/user_guide/inference.rst``).  The default run (400 replications, 1,000
 resamples, d = 1, rho = 0.6, K = 2, 3, 5, 10, 15, 20, 30, 50) takes about 40 s

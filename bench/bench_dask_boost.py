@@ -41,7 +41,7 @@ import xgboost as xgb
 import xgboost.dask  # noqa: F401
 from dask.distributed import Client, LocalCluster
 
-from pauc.boost import GradientBoostingRanker
+from pauc.gbm import GradientBoostingRanker
 from pauc.datasets import load_a9a
 from pauc.distributed._xgboost_window import GlobalWindowMetric, GlobalWindowObjective, records
 

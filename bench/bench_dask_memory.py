@@ -147,7 +147,7 @@ def run_xgboost(client, X, y, rounds, phases, objective=None):
 
 
 def run_fit(client, X, y, rounds, phases, early_stopping):
-    from pauc.boost import GradientBoostingRanker
+    from pauc.gbm import GradientBoostingRanker
     from pauc.distributed import _boosting
     train, scores = _boosting._train, _boosting._lazy_scores
 
@@ -175,7 +175,7 @@ def measure(label, n, d, rounds):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, \
             Client(cluster) as client:
-        client.run(lambda: __import__("pauc.distributed._boosting") and
+        client.run(lambda: __import__("pauc.distributed._cluster_trainer") and
                    __import__("xgboost.dask"))
         X, y, futures = placed_problem(client, n, d, parts=10)
         held = client.run(_held, [f.key for f in futures])

@@ -184,7 +184,7 @@ def reader_study_rows(args):
     process CPU time (the CPU ratio is the one to quote on a shared machine).  At
     10^5 cases on 2 busy cores (Nov 2026, best of 7-9): 0-100 ratings 37x wall /
     37x CPU with the numpy jackknife, 8x / 8x with the compiled kernels
-    (:mod:`pauc._reader_kernels`); continuous scores 52-68x / 51-57x before,
+    (:mod:`pauc.inference._reader_kernels`); continuous scores 52-68x / 51-57x before,
     14x / 14x after (48 ms against the interval's 3.6 ms: 20 sorts of 10^5 packed
     keys, about 1.1 ms each, 20 walks scattering the values to the rows, about
     0.8 ms, the table read once, 5 ms, and the 20 x 20 Gram matrix, 3 ms).

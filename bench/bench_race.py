@@ -4,7 +4,7 @@ On a set shaped like issue 34's held-out set G (``make_classification``: 100,000
 rows x 22 features, 10 % positives, half for training, half for the test; window
 [0, 0.1]; one thread) and on sets of ``bench/panel_real.py`` (their first
 split), the defaults fitted with the race and without it
-(``pauc.boost._race.RACING``), timed alternately in the same run: the time
+(``pauc.gbm._race.RACING``), timed alternately in the same run: the time
 ratio, the kept entry and its weights, the test pAUC of each, and what the race
 dropped::
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sklearn.datasets import make_classification
 
-from pauc.boost import GradientBoostingRanker, _race
+from pauc.gbm import GradientBoostingRanker, _race
 from pauc.metrics import partial_auc
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -5,9 +5,9 @@ splits, mean test pAUC over the windows [0, 0.05], [0, 0.1], [0.02, 0.05]):
 
 * ``catboost``: ``CatBoostClassifier()`` (one thread) and one parameter changed
   per column;
-* ``oblivious``: pauc's oblivious-tree booster (:mod:`pauc.boost._oblivious`,
+* ``oblivious``: pauc's oblivious-tree booster (:mod:`pauc.gbm.engines._oblivious`,
   1000 rounds at CatBoost's learning rate for the training rows,
-  :func:`pauc.boost._candidates.fixed_learning_rate`, no early stopping, like
+  :func:`pauc.gbm._candidates.fixed_learning_rate`, no early stopping, like
   CatBoost's defaults) and one ingredient changed per column; ``catboost``
   is CatBoost's whole recipe (each leaf 10 damped Newton steps on every row, the
   random strength fading with the model's length: the trees of
@@ -79,8 +79,8 @@ def catboost_scores(config, X, y, Xt, seed):
 
 
 def oblivious_scores(config, X, y, Xt, seed):
-    from pauc.boost._candidates import fixed_learning_rate
-    from pauc.boost._oblivious import OBLIVIOUS_DEFAULTS, boost
+    from pauc.gbm._candidates import fixed_learning_rate
+    from pauc.gbm.engines._oblivious import OBLIVIOUS_DEFAULTS, boost
     params = dict(OBLIVIOUS_DEFAULTS, learning_rate=fixed_learning_rate(X.shape[0]), seed=seed)
     params.update(config)
     return boost(params, "logloss", (0.0, 0.1), 1000, X, y.astype(bool)).predict(Xt)

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from panel_real import load  # noqa: E402
 
-from pauc.boost import GradientBoostingRanker  # noqa: E402
+from pauc.gbm import GradientBoostingRanker  # noqa: E402
 
 PROBLEMS = ("a9a", "hastie-imb", "mc-issue")
 

@@ -6,9 +6,9 @@ median over the sets (issue 44: the price of the thin-evidence pool's fixed budg
     python bench/fit_ratio_small.py
     python bench/fit_ratio_small.py car-good kr-vs-k-zero-one_vs_draw
     python bench/fit_ratio_small.py --no-saturation car-good vowel0   # also the fit
-        # without the saturated window's rule (pauc.boost._fit.SATURATED_CRITERION = inf)
+        # without the saturated window's rule (pauc.gbm._plan.SATURATED_CRITERION = inf)
     python bench/fit_ratio_small.py --no-pooling   # also the fit with each fold
-        # stopped on its own held-out rows (pauc.boost._stopping.POOLED = False)
+        # stopped on its own held-out rows (pauc.gbm._stopping.POOLED = False)
 """
 
 import os
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from panel_real import SMALL, load, peer_scores  # noqa: E402
 
-from pauc.boost import GradientBoostingRanker, _fit, _stopping  # noqa: E402
+from pauc.gbm import GradientBoostingRanker, _fit, _stopping  # noqa: E402
 
 
 def _seconds(fit):

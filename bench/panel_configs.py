@@ -4,7 +4,7 @@ Each configuration is boosted on log-loss, 5-fold bagged (each fold model stoppe
 on its held-out fold's log-loss, patience 200, up to 3000 rounds) on each of the 10
 stratified 70/30 splits of ``bench/panel_real.py``; the mean test pAUC over
 [0, 0.05], [0, 0.1] and [0.02, 0.05] is printed per configuration.  This chose
-GradientBoostingRanker's small-tree candidates (``pauc.boost._candidates``)::
+GradientBoostingRanker's small-tree candidates (``pauc.gbm._candidates``)::
 
     python bench/panel_configs.py winequality-red-4 abalone-17_vs_7-8-9-10
 """

@@ -90,15 +90,15 @@ VARIANTS = {
     "gbm-l2-s100": {"_seed_offset": 100},
     "gbm-l2-s200": {"_seed_offset": 200},
     # 4 folds instead of 5 up to 10 000 rows (cv="auto"), held-out log-loss in the kernel
-    "gbm-k4": {"_patch": {"pauc.boost._crossfit": {"SMALL_DATA_FOLDS": 4}}},
-    "gbm-k4-s100": {"_patch": {"pauc.boost._crossfit": {"SMALL_DATA_FOLDS": 4}},
+    "gbm-k4": {"_patch": {"pauc.gbm._crossfit": {"SMALL_DATA_FOLDS": 4}}},
+    "gbm-k4-s100": {"_patch": {"pauc.gbm._crossfit": {"SMALL_DATA_FOLDS": 4}},
                     "_seed_offset": 100},
-    "gbm-k4-s200": {"_patch": {"pauc.boost._crossfit": {"SMALL_DATA_FOLDS": 4}},
+    "gbm-k4-s200": {"_patch": {"pauc.gbm._crossfit": {"SMALL_DATA_FOLDS": 4}},
                     "_seed_offset": 200},
     # the defaults again after the held-out log-loss and criterion moved into the kernel
     "gbm-heldout": {},
     # every candidate at most 500 rounds (not kept: car-good 0.9925 against 0.9929)
-    "gbm-cap500": {"_patch": {"pauc.boost._gbm": {"AUTO_ROUNDS": {True: 500, False: 100}}}},
+    "gbm-cap500": {"_patch": {"pauc.gbm._ranker": {"AUTO_ROUNDS": {True: 500, False: 100}}}},
     # the log-loss rule's least gain a share of the first round's log-loss, not of the
     # best (run with a switch since removed: the defaults on the small-data pool, whose
     # candidates all learn at 0.1; on a9a and reuters the gain was not scaled by the
@@ -114,12 +114,12 @@ VARIANTS = {
     "gbm-race-s100": {"_seed_offset": 100},
     "gbm-race-s200": {"_seed_offset": 200},
     # ... and without the race (every candidate on every fold): the full run
-    "gbm-norace": {"_patch": {"pauc.boost._race": {"RACING": False}}},
+    "gbm-norace": {"_patch": {"pauc.gbm._race": {"RACING": False}}},
     # 2 folds instead of 3 above 10 000 rows (cv="auto"): half the boosted row-rounds
-    "gbm-k2": {"_patch": {"pauc.boost._crossfit": {"LARGE_DATA_FOLDS": 2}}},
-    "gbm-k2-s100": {"_patch": {"pauc.boost._crossfit": {"LARGE_DATA_FOLDS": 2}},
+    "gbm-k2": {"_patch": {"pauc.gbm._crossfit": {"LARGE_DATA_FOLDS": 2}}},
+    "gbm-k2-s100": {"_patch": {"pauc.gbm._crossfit": {"LARGE_DATA_FOLDS": 2}},
                     "_seed_offset": 100},
-    "gbm-k2-s200": {"_patch": {"pauc.boost._crossfit": {"LARGE_DATA_FOLDS": 2}},
+    "gbm-k2-s200": {"_patch": {"pauc.gbm._crossfit": {"LARGE_DATA_FOLDS": 2}},
                     "_seed_offset": 200},
     # issue 44: the defaults before it (the "before" column), and after
     "gbm-before44": {},
@@ -128,26 +128,26 @@ VARIANTS = {
     "gbm-44sat2": {},       # ... judged from chance, one standard error below (the defaults)
     # the defaults without the saturated rule (the fixed budget cross-fitted after the
     # reference, not raced against it as in gbm-44)
-    "gbm-nosat": {"_patch": {"pauc.boost._fit": {"SATURATED_CRITERION": float("inf")}}},
+    "gbm-nosat": {"_patch": {"pauc.gbm._plan": {"SATURATED_CRITERION": float("inf")}}},
     # issue 44 item 2: every candidate's folds stopped together on the pooled curve
     "gbm-44pool": {},       # (the defaults)
-    "gbm-nopool": {"_patch": {"pauc.boost._stopping": {"POOLED": False}}},
+    "gbm-nopool": {"_patch": {"pauc.gbm._stopping": {"POOLED": False}}},
     # the defaults of 0978bc7 (before the pooled round), run from a build of that commit
     "gbm-0978": {},
     # exploring past the pooled round: 10 folds on small data, a smaller least log-loss gain
-    "gbm-p-k10": {"_patch": {"pauc.boost._crossfit": {"SMALL_DATA_FOLDS": 10}}},
-    "gbm-p-gain": {"_patch": {"pauc.boost._stopping": {"LOGLOSS_MIN_GAIN": 1e-4}}},
+    "gbm-p-k10": {"_patch": {"pauc.gbm._crossfit": {"SMALL_DATA_FOLDS": 10}}},
+    "gbm-p-gain": {"_patch": {"pauc.gbm._stopping": {"LOGLOSS_MIN_GAIN": 1e-4}}},
 }
 
 
 def _reference_trees(**config):
     """A patch: the small-data reference's oblivious trees with ``config``."""
-    from pauc.boost import _candidates
+    from pauc.gbm import _candidates
     import dataclasses
     reference = _candidates.SMALL_DATA[0]
     pool = ((dataclasses.replace(reference, config=dict(reference.config, **config)),)
             + _candidates.SMALL_DATA[1:])
-    return {"pauc.boost._candidates": {"SMALL_DATA": pool}}
+    return {"pauc.gbm._candidates": {"SMALL_DATA": pool}}
 
 
 # issue 44: the stopped reference grown as CatBoost grows its trees (10 Newton steps
@@ -158,12 +158,12 @@ VARIANTS["gbm-44cb"] = {"_patch": _reference_trees(leaves="all", leaf_iterations
 
 def _oblivious_learning_rate(rate):
     """A patch: the small-data pool with the oblivious reference at ``rate``."""
-    from pauc.boost import _candidates
+    from pauc.gbm import _candidates
     reference = _candidates.SMALL_DATA[0]
     config = dict(reference.config, learning_rate=rate)
     import dataclasses
     pool = (dataclasses.replace(reference, config=config),) + _candidates.SMALL_DATA[1:]
-    return {"pauc.boost._candidates": {"SMALL_DATA": pool}}
+    return {"pauc.gbm._candidates": {"SMALL_DATA": pool}}
 
 
 # the oblivious reference's learning rate 0.2 instead of 0.1
@@ -265,7 +265,7 @@ def run_one(name, k, split, method, cache):
         for w in windows:
             record["pauc"][str(w)] = partial_auc(yt, s, fpr_range=w)
     else:
-        from pauc.boost import GradientBoostingRanker
+        from pauc.gbm import GradientBoostingRanker
         params = dict(VARIANTS[method])
         patch = params.pop("_patch", {})
         seed = k + params.pop("_seed_offset", 0)

@@ -4,7 +4,7 @@
 boosted candidate's out-of-fold scores on the training rows and its fold-bagged
 scores on the test rows.  This script rebuilds the blends and the selection of
 :meth:`GradientBoostingRanker._select` from them (the same functions of
-:mod:`pauc.boost._selection`) for each rule -- the reference candidate and the
+:mod:`pauc.gbm._selection`) for each rule -- the reference candidate and the
 bootstrap bar -- and prints the mean test pAUC per set, so that a rule is
 measured on the whole panel from one run of the boosting::
 
@@ -12,7 +12,7 @@ measured on the whole panel from one run of the boosting::
 
 The reference ``first`` is the first candidate (the estimator's rule).
 ``--bootstrap old new`` replays each rule with both selection bootstraps -- the
-package's (``new``, :func:`pauc.boost._selection.bootstrap_criteria`) and the
+package's (``new``, :func:`pauc.gbm._selection.bootstrap_criteria`) and the
 hand-written ``rng.choice`` loop it replaced (``old``, kept in
 ``bench/selection_bootstrap.py``) -- and counts, per set and rule, the (split,
 window) cells whose kept candidate differs between the first two::
@@ -31,11 +31,11 @@ from pathlib import Path
 
 import numpy as np
 
-from pauc.boost._gbm import BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS
-from pauc.boost._crossfit import plan_folds
-from pauc.boost._selection import (RankScale, blend, bootstrap_criteria, criterion,
+from pauc.gbm._ranker import BOOTSTRAP_ROUNDS, ENSEMBLE_STEPS
+from pauc.gbm._crossfit import plan_folds
+from pauc.gbm._selection import (RankScale, blend, bootstrap_criteria, criterion,
                                    cross_fitted_ensemble, fold_quantiles, select)
-from pauc.boost._stopping import validation_windows
+from pauc.gbm._stopping import validation_windows
 from pauc.metrics import partial_auc
 
 from _paths import PANEL_CACHE

@@ -19,7 +19,7 @@ import time
 
 from sklearn.datasets import make_classification
 
-from pauc.boost import GradientBoostingRanker
+from pauc.gbm import GradientBoostingRanker
 
 
 def main():
@@ -28,9 +28,9 @@ def main():
     parser.add_argument("--features", type=int, default=22)
     parser.add_argument("--lines", type=int, default=28)
     parser.add_argument("--no-race", action="store_true",
-                        help="turn the race of the candidates off (pauc.boost._race.RACING)")
+                        help="turn the race of the candidates off (pauc.gbm._race.RACING)")
     args = parser.parse_args()
-    from pauc.boost import _race
+    from pauc.gbm import _race
     _race.RACING = not args.no_race
     X, y = make_classification(args.rows, args.features, n_informative=10, weights=[0.9],
                                flip_y=0.02, class_sep=0.8, random_state=0)

@@ -1,6 +1,6 @@
 """The selection bootstrap of GradientBoostingRanker: the hand-written loop it
 replaced (kept here, :func:`old_bootstrap_criteria`) against
-:func:`pauc.boost._selection.bootstrap_criteria` on the package's stratified
+:func:`pauc.gbm._selection.bootstrap_criteria` on the package's stratified
 bootstrap.
 
 * ``timing``: both on the same inputs, 100 rounds, best of ``--repeat`` runs::
@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from pauc.boost._selection import bootstrap_criteria, criterion
+from pauc.gbm._selection import bootstrap_criteria, criterion
 
 from _timing import best_time
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from panel_real import SMALL, load  # noqa: E402
 
 from pauc._threshold import operating_threshold  # noqa: E402
-from pauc.boost import GradientBoostingRanker  # noqa: E402
+from pauc.gbm import GradientBoostingRanker  # noqa: E402
 
 FPR = 0.1
 

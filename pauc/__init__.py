@@ -19,7 +19,8 @@ references page.
 """
 
 from . import datasets, exceptions, metrics, objectives, surrogates
-from .boost import AUCBoost, GradientBoostingRanker, MartiRank
+from .boost import AUCBoost, MartiRank
+from .gbm import GradientBoostingRanker
 from .metrics import (compare_rankers, partial_auc, partial_auc_ci, roc_auc, roc_auc_ci,
                       roc_curve, tpr_at_fpr)
 from .svm import AUCSVM, AUCSVMCV, PartialAUCSVM, PartialAUCSVMCV

@@ -52,7 +52,7 @@ cdef struct Xoshiro:
 
 
 cdef inline Xoshiro xoshiro_from(const uint64_t[::1] state) noexcept nogil:
-    """The generator of a kernel's ``state`` (pauc._resampling.kernel_state): four
+    """The generator of a kernel's ``state`` (pauc.inference._resampling.kernel_state): four
     state words, the spare half-output and its flag."""
     cdef Xoshiro g
     g.s0, g.s1, g.s2, g.s3 = state[0], state[1], state[2], state[3]

@@ -77,23 +77,19 @@ cdef Py_ssize_t roc_walk(const floating[::1] pos, const floating[::1] neg,
     """
     cdef Py_ssize_t i = pos.shape[0] - 1
     cdef Py_ssize_t j = neg.shape[0] - 1
-    cdef Py_ssize_t k = 0
+    cdef Py_ssize_t k = 0, i0, j0, r
     cdef double tp = 0.0, fp = 0.0, tp_new, fp_new
     cdef floating t
     cdef double acc = 0.0
     while i >= 0 or j >= 0:
-        if j < 0 or (i >= 0 and pos[i] >= neg[j]):
-            t = pos[i]
-        else:
-            t = neg[j]
+        i0, j0 = i, j
+        t = next_tie_group(pos, neg, &i, &j, -1)
         tp_new = tp
         fp_new = fp
-        while i >= 0 and pos[i] == t:
-            tp_new += _weight(w_pos, i, has_w)
-            i -= 1
-        while j >= 0 and neg[j] == t:
-            fp_new += _weight(w_neg, j, has_w)
-            j -= 1
+        for r in range(i0, i, -1):
+            tp_new += _weight(w_pos, r, has_w)
+        for r in range(j0, j, -1):
+            fp_new += _weight(w_neg, r, has_w)
         if store:
             out_fp[k] = fp_new
             out_tp[k] = tp_new

@@ -70,7 +70,7 @@ METHODS = {
                "SVM_AUC: Joachims' structural SVM for the full AUC (cutting plane)",
                {"C": 100.0}, grid={"C": [1.0, 10.0, 100.0, 1000.0]},
                cv_target="pauc.svm:AUCSVMCV"),
-        Method("gbm", "pauc.boost:GradientBoostingRanker",
+        Method("gbm", "pauc.gbm:GradientBoostingRanker",
                "gradient-boosted trees (LightGBM) on log-loss and window losses, cross-fitted: "
                "chosen on the out-of-fold window pAUC, fold models averaged",
                {"random_state": 0}, uses_fpr_range=True,

@@ -3,7 +3,7 @@
 A ranker's ``predict`` says "positive" where its score reaches ``threshold_``,
 chosen on the training scores (``GradientBoostingRanker`` gives the rule each
 fold's held-out scores instead and averages the thresholds:
-:func:`pauc.boost._fit.operating_threshold_of`):
+:func:`pauc.gbm._plan.operating_threshold_of`):
 
 * at an **operating FPR** ``f > 0``: keep the ``ceil(n f)`` highest training
   negatives (training FPR ``ceil(n f) / n`` without ties; the empirical index

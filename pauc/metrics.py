@@ -86,17 +86,17 @@ import numpy as np
 
 from . import _ranking
 from ._dispatch import chunked, is_chunked
-from ._inference import normalized_area
-from ._inference import (ConfidenceInterval, RankerComparison, ROCBand,
+from .inference._intervals import normalized_area
+from .inference._intervals import (ConfidenceInterval, RankerComparison, ROCBand,
                          partial_auc_ci, roc_auc_ci, roc_confidence_band, two_way_partial_auc_ci)
-from ._many_rankers import RankerComparisons, compare_rankers
+from .inference._many_rankers import RankerComparisons, compare_rankers
 from ._multiclass import multiclass_roc_auc
-from ._power import RocPower, power_roc_test
+from .inference._power import RocPower, power_roc_test
 from ._rank_distance import kendall_tau_distance, spearman_distance
-from ._reader_study import ModalityComparison, ModalityEstimate, ReaderStudy, reader_study
-from ._tpr_interval import tpr_at_fpr_ci
+from .inference._reader_study import ModalityComparison, ModalityEstimate, ReaderStudy, reader_study
+from .inference._tpr_interval import tpr_at_fpr_ci
 from ._validation import check_binary_scores, check_fpr_range, check_rate
-from ._venkatraman import VenkatramanTest, venkatraman_test
+from .inference._venkatraman import VenkatramanTest, venkatraman_test
 
 __all__ = [
     "roc_curve",

@@ -328,7 +328,7 @@ def plot_validation_history(ranker, *, ax=None, title=None):
     widened window when the window holds fewer than 100 validation negatives:
     ``validation_windows_``, named on the y axis).
 
-    One curve per loss of a fitted :class:`pauc.boost.GradientBoostingRanker`
+    One curve per loss of a fitted :class:`pauc.gbm.GradientBoostingRanker`
     (``validation_history_``), each ending where early stopping stopped it, a
     marker at the round it kept (the middle of its best stretch of
     ``n_iter_no_change // 4`` rounds, whose mean is ``validation_score_``), and

@@ -6,7 +6,8 @@ import inspect
 import pytest
 
 import pauc
-from pauc.boost import AUCBoost, GradientBoostingRanker, MartiRank, RankingStump
+from pauc.boost import AUCBoost, MartiRank, RankingStump
+from pauc.gbm import GradientBoostingRanker
 from pauc.svm import AUCSVM, AUCSVMCV, PartialAUCSVM, PartialAUCSVMCV
 from pauc.tree import RankingForest, TreeRank
 

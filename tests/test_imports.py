@@ -135,20 +135,24 @@ def test_the_scan_sees_the_imports():
     assert "pauc.svm._design" in graph["pauc.svm._cutting_plane"]
     assert "pauc._ranking" in graph["pauc._loss._structural"]       # a cimport
     assert "pauc.metrics" in graph["pauc._base"]                   # from . import metrics
-    assert "pauc.svm._estimators" in graph["pauc.distributed._fit"] or \
+    assert "pauc.svm._estimators" in graph["pauc.distributed._svm_fit"] or \
         "pauc.svm._design" in graph["pauc.distributed._graphs"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
 def test_the_scan_sees_package_init_edges():
     """An import from outside a package runs its ``__init__``; from inside it does not."""
-    assert _runs("pauc.objectives", "pauc.boost._gbm") == {"pauc.boost", "pauc.boost._gbm"}
-    assert _runs("pauc.boost._gbm", "pauc.boost._stump") == {"pauc.boost._stump"}
-    assert _runs("pauc.boost", "pauc.boost._gbm") == {"pauc.boost._gbm"}
+    assert _runs("pauc.objectives", "pauc.gbm.objectives") == {"pauc.gbm", "pauc.gbm.objectives"}
+    assert _runs("pauc.gbm._ranker", "pauc.boost._stump") == {"pauc.boost", "pauc.boost._stump"}
+    assert _runs("pauc.gbm._plan", "pauc.gbm.engines._lightgbm") == {
+        "pauc.gbm.engines", "pauc.gbm.engines._lightgbm"}
+    assert _runs("pauc.gbm.engines._lightgbm", "pauc.gbm.objectives") == {"pauc.gbm.objectives"}
+    assert _runs("pauc.gbm", "pauc.gbm._ranker") == {"pauc.gbm._ranker"}
     assert _runs("pauc.svm._design", "pauc.metrics") == {"pauc.metrics"}
     graph = _edges()
     assert "pauc.svm" in graph["pauc.distributed._graphs"]          # from ..svm._design
-    assert "pauc._loss" in graph["pauc.objectives"]
+    assert "pauc._loss" in graph["pauc.gbm.objectives"]
+    assert "pauc.inference" in graph["pauc.metrics"]                # from .inference._x
 
 
 def test_no_import_cycle_in_the_package():
@@ -180,4 +184,57 @@ def test_every_module_imports_in_a_fresh_interpreter(tmp_path):
 def test_import_pauc_does_not_import_dask(tmp_path):
     code = ("import sys, pauc, pauc.metrics, pauc.svm, pauc.svm.oracles;"
             "assert 'dask' not in sys.modules, 'dask imported'")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
+
+
+def test_the_root_holds_at_most_16_modules():
+    """Kernels and infrastructure only: each family has its folder (issue 45)."""
+    root = {p.stem for p in PACKAGE.glob("*") if p.suffix in (".py", ".pyx", ".pxd")}
+    assert len(root - {"__init__", "__main__"}) <= 16, sorted(root)
+
+
+def test_no_module_of_distributed_shares_a_name_with_another_folders():
+    names = {}
+    for p in SOURCES:
+        names.setdefault(p.stem, set()).add(p.parent.relative_to(PACKAGE).as_posix())
+    clashes = {n: sorted(folders) for n, folders in names.items()
+               if "distributed" in folders and len(folders) > 1 and n != "__init__"}
+    assert clashes == {}
+
+
+_API = Path(__file__).resolve().parents[1] / "docs" / "api.rst"
+
+
+def _api_reference():
+    """``(module, name)`` of every entry of the API reference's autosummaries."""
+    module, entries, in_summary = None, [], False
+    for line in _API.read_text().splitlines():
+        if line.startswith(".. currentmodule::"):
+            module = line.split("::")[1].strip()
+        elif line.startswith(".. autosummary::"):
+            in_summary = True
+        elif in_summary and line.startswith("   ") and not line.strip().startswith(":"):
+            if line.strip():
+                entries.append((module, line.strip()))
+        elif line.strip() and not line.startswith(" "):
+            in_summary = False
+    return entries
+
+
+def test_every_public_path_of_the_api_reference_imports(tmp_path):
+    """Each autosummary entry of docs/api.rst imports from its module, and the paths
+    scripts used before the layout of issue 45 still name the same objects."""
+    entries = _api_reference()
+    assert len(entries) > 60 and ("pauc.gbm", "GradientBoostingRanker") in entries
+    assert ("pauc.objectives", "window_objective") in entries
+    code = ("import importlib\n"
+            f"for module, name in {entries!r}:\n"
+            "    getattr(importlib.import_module(module), name)\n"
+            "import pauc, pauc.boost, pauc.gbm, pauc.objectives, pauc.gbm.objectives, pauc.metrics\n"
+            "from pauc import GradientBoostingRanker, AUCBoost, MartiRank\n"
+            "from pauc.boost import AUCBoost as A, MartiRank as M, GradientBoostingRanker as G\n"
+            "assert G is GradientBoostingRanker is pauc.gbm.GradientBoostingRanker\n"
+            "assert A is AUCBoost and M is MartiRank\n"
+            "assert pauc.objectives.window_objective is pauc.gbm.objectives.window_objective\n"
+            "assert pauc.metrics.roc_auc_ci.__module__ == 'pauc.inference._intervals'\n")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)

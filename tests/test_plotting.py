@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 import numpy as np
 import pytest
 
-from pauc.boost import GradientBoostingRanker
+from pauc.gbm import GradientBoostingRanker
 from pauc.plotting import plot_roc, plot_surrogates, plot_validation_history
 from pauc.surrogates import surrogate
 

@@ -1,6 +1,6 @@
 """The boosting wing's seams hold (issue 35): no module of the package outside
-``pauc/boost`` reads a private attribute of a ``GradientBoostingRanker`` instance, and
-``pauc/distributed`` imports at most two private modules of ``pauc.boost``."""
+``pauc/gbm`` reads a private attribute of a ``GradientBoostingRanker`` instance, and
+``pauc/distributed`` imports at most two private modules of ``pauc.gbm``."""
 
 import ast
 from pathlib import Path
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from _boosting_problems import nonlinear
-from pauc.boost import GradientBoostingRanker
+from pauc.gbm import GradientBoostingRanker
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pauc"
 
@@ -27,11 +27,11 @@ def _modules(outside):
             != outside]
 
 
-def test_no_module_outside_boost_reads_a_private_attribute_of_the_ranker():
+def test_no_module_outside_gbm_reads_a_private_attribute_of_the_ranker():
     names = _private_names()
     assert {"_fitted", "_plan", "_trainer", "_publish"} <= names
     found = []
-    for path in _modules("boost"):
+    for path in _modules("gbm"):
         for node in ast.walk(ast.parse(path.read_text())):
             if not (isinstance(node, ast.Attribute) and node.attr in names):
                 continue
@@ -46,8 +46,8 @@ def test_no_module_outside_boost_reads_a_private_attribute_of_the_ranker():
     assert found == []
 
 
-def _private_boost_imports(path):
-    """The private modules of pauc.boost that ``path`` (a module of
+def _private_gbm_imports(path):
+    """The private modules of pauc.gbm that ``path`` (a module of
     ``pauc/distributed``) imports, however the import is spelled."""
     out = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -60,7 +60,7 @@ def _private_boost_imports(path):
         elif node.level == 1:
             module = "pauc.distributed." + module
         parts = module.split(".")
-        if parts[:2] != ["pauc", "boost"]:
+        if parts[:2] != ["pauc", "gbm"]:
             continue
         if len(parts) > 2 and parts[2].startswith("_"):
             out.add(parts[2])
@@ -69,21 +69,23 @@ def _private_boost_imports(path):
     return out
 
 
-def test_distributed_imports_at_most_two_private_boost_modules():
+def test_distributed_imports_at_most_two_private_gbm_modules():
     imported = set()
     for path in sorted((PACKAGE / "distributed").glob("*.py")):
-        imported |= _private_boost_imports(path)
+        imported |= _private_gbm_imports(path)
     assert len(imported) <= 2, sorted(imported)
-    assert imported == {"_fit"}
+    assert imported == {"_plan", "_sample_weights"}
 
 
 @pytest.mark.parametrize("source, expected", [
-    ("from ..boost._fit import Plan", {"_fit"}),
-    ("from ..boost import _engines", {"_engines"}),
-    ("from pauc.boost._gbm import X", {"_gbm"}),
+    ("from ..gbm._plan import Plan", {"_plan"}),
+    ("from ..gbm import _race", {"_race"}),
+    ("from pauc.gbm._ranker import X", {"_ranker"}),
+    ("from ..gbm.objectives import as_scores", set()),
+    ("from ..boost._stump import RankingStump", set()),
     ("from ..svm._design import Design", set()),
 ])
 def test_the_import_scan_sees_every_spelling(tmp_path, source, expected):
     path = tmp_path / "m.py"
     path.write_text(source + "\n")
-    assert _private_boost_imports(path) == expected
+    assert _private_gbm_imports(path) == expected

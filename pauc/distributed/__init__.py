@@ -44,11 +44,11 @@ except ImportError as exc:  # pragma: no cover - dask is in the test extra
                       "pip install 'pauc[dask]'") from exc
 
 from .._dispatch import register
-from ._boosting import ClusterTrainer, dask_schema, model_scores
+from ._cluster_trainer import ClusterTrainer, dask_schema, model_scores
 from ._exact_metric import ExactMetric, exact_metric
-from ._fit import linear_scores, training_design
+from ._svm_fit import linear_scores, training_design
 from ._graphs import oracle
-from ._metrics import raw_area
+from ._chunked_metrics import raw_area
 
 __all__ = ["exact_metric", "ExactMetric"]
 

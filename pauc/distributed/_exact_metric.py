@@ -22,9 +22,9 @@ Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
 import numpy as np
 
 from .._validation import check_fpr_range
-from ..objectives import as_scores
+from ..gbm.objectives import as_scores
 from ._collective import XGBoostCollective
-from ._selection import DEFAULT_BINS
+from ._rank_selection import DEFAULT_BINS
 from ._xgboost_window import GlobalWindowMetric, global_class_counts
 
 __all__ = ["ExactMetric", "exact_metric"]

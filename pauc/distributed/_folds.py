@@ -1,6 +1,6 @@
 """Fold ids of rows that stay on their workers: seeded, stratified by label.
 
-The distributed boosting fit (:mod:`pauc.distributed._boosting`) holds rows out
+The distributed boosting fit (:mod:`pauc.distributed._cluster_trainer`) holds rows out
 without moving them: every row gets a fold id, computed on the worker that
 holds its row chunk, and each fold's model trains on the other folds' rows of
 the same XGBoost matrix (the held-out rows get a zero gradient and Hessian).

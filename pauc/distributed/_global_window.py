@@ -12,7 +12,7 @@ of the concatenated scores on every worker, exactly:
 * the global class counts (one ``sum`` of three numbers, once per data set);
 * the ``j_alpha + 1``-th and the ``j_beta``-th highest negative score with the
   numbers of negatives above and tied with each, by the distributed
-  selection of :mod:`pauc.distributed._selection` (histogram refinement);
+  selection of :mod:`pauc.distributed._rank_selection` (histogram refinement);
 * from those, the weight ``omega`` of each local negative in the window, with
   the tie rule of :mod:`pauc._loss._window` (a tie group at a border
   shares the border's places; the weight depends on no row order).
@@ -48,7 +48,7 @@ import numpy as np
 from .._loss._window import window_share
 from .._validation import empirical_indices
 from . import _window_kernels as _kernels
-from ._selection import DEFAULT_BINS, select_ranks
+from ._rank_selection import DEFAULT_BINS, select_ranks
 
 __all__ = ["GlobalCounts", "Window", "ExponentialSums", "global_counts", "global_window",
            "exponential_derivatives", "exponential_global"]

@@ -3,7 +3,7 @@
 
 Every boosting round the window objective of :mod:`pauc.distributed._xgboost_window`
 walks a worker's rows a few times: the order keys of its negatives for the
-distributed selection (:mod:`pauc.distributed._selection`), then the two passes of
+distributed selection (:mod:`pauc.distributed._rank_selection`), then the two passes of
 the factorised window exponential loss (:mod:`pauc.distributed._global_window`).
 Written with numpy blocks, those passes cost four times XGBoost's own round on
 the same rows (temporaries for every mask, ``astype`` and ``where``); here each
@@ -12,7 +12,7 @@ scores in place and allocating nothing per row.  ``is_pos`` is each row's role:
 1 a positive, 0 a negative, any other value a row the loss skips (a held-out
 row of a cross-fitted fit).
 
-The keys are those of :func:`pauc.distributed._selection.order_keys`: the
+The keys are those of :func:`pauc.distributed._rank_selection.order_keys`: the
 IEEE-754 bits of the float64 value (``-0.0`` made ``+0.0``), with the sign bit
 set for a non-negative value and every bit inverted for a negative one, so
 that the unsigned order of the keys is the order of the values.

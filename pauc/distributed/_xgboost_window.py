@@ -48,13 +48,13 @@ from .. import _ranking
 from .._loss import _window as _window_losses
 from .._loss import loss_names, loss_row
 from .._loss._bound import mixture
-from ..objectives import as_scores
-from .._sample_weights import refuse_sample_weights
+from ..gbm.objectives import as_scores
+from ..gbm._sample_weights import refuse_sample_weights
 from .._validation import check_fpr_range
 from ._collective import XGBoostCollective
 from ._folds import decode_labels
 from ._global_window import global_counts
-from ._selection import DEFAULT_BINS, select_ranks
+from ._rank_selection import DEFAULT_BINS, select_ranks
 
 __all__ = ["DISTRIBUTED_LOSSES", "GlobalWindowObjective", "GlobalWindowMetric", "records",
            "forget"]

@@ -14,7 +14,7 @@ from _chunked_problems import (ESTIMATORS, UNEVEN, actors_left, assert_same_fit,
 from pauc._threshold import operating_threshold  # noqa: E402
 from pauc.distributed import _actors  # noqa: E402
 from pauc.distributed._actors import ActorDesign, assign_chunks  # noqa: E402
-from pauc.distributed._fit import training_design  # noqa: E402
+from pauc.distributed._svm_fit import training_design  # noqa: E402
 from pauc.distributed._graphs import TaskGraphDesign  # noqa: E402
 from pauc.svm import AUCSVM, PartialAUCSVM  # noqa: E402
 from pauc.svm._surrogates import Problem  # noqa: E402

@@ -11,8 +11,8 @@ dd = pytest.importorskip("dask.dataframe")
 pd = pytest.importorskip("pandas")
 
 from _boosting_problems import nonlinear  # noqa: E402
-from pauc.boost import GradientBoostingRanker  # noqa: E402
-from pauc.boost._candidates import LARGE_DATA, SELECTION_MIN_POSITIVES  # noqa: E402
+from pauc.gbm import GradientBoostingRanker  # noqa: E402
+from pauc.gbm._candidates import LARGE_DATA, SELECTION_MIN_POSITIVES  # noqa: E402
 
 PATHS = ("memory", "cluster")
 COLUMNS = ["a", "b", "c", "d", "e", "f"]
@@ -146,8 +146,8 @@ def test_n_jobs_does_not_change_the_model(path, cluster_client):
     """n_jobs is threads, never a different model; on the cluster it is each worker's
     XGBoost threads capped at the worker's own (one here: n_jobs=2 and -1 were 28-58
     times slower, every worker's XGBoost contending for one core)."""
-    from pauc.boost._engines import effective_threads
-    from pauc.distributed._boosting import _n_threads
+    from pauc.gbm.engines import effective_threads
+    from pauc.distributed._cluster_trainer import _n_threads
     X, y = nonlinear(900)
     one = _ranker(cv=2, n_jobs=1).fit(*_as(path, X, y))
     two = _ranker(cv=2, n_jobs=2).fit(*_as(path, X, y))
@@ -159,7 +159,7 @@ def test_n_jobs_does_not_change_the_model(path, cluster_client):
 
 @pytest.mark.parametrize("engine", ["lightgbm", "xgboost"])
 def test_any_fitted_model_scores_dask_data_lazily(engine, cluster_client):
-    """The fitted model (pauc.boost._fit.Model) scores each block on its worker,
+    """The fitted model (pauc.gbm._plan.Model) scores each block on its worker,
     whichever engine grew it: the in-memory scores, a blend's too."""
     X, y = nonlinear(1200)
     model = GradientBoostingRanker((0.0, 0.2), engine=engine, n_estimators=20,
@@ -188,7 +188,7 @@ def test_a_column_that_is_not_numeric_is_refused_by_name_and_dtype(monkeypatch):
     with pytest.raises(ValueError, match=r"got column 'c' \(dtype category\): convert"):
         _ranker().fit(lazy.drop(columns="e"), labels)
     # with a client too (a stand-in: the refusal comes before any use of it)
-    monkeypatch.setattr("pauc.distributed._boosting.distributed_client", lambda: object())
+    monkeypatch.setattr("pauc.distributed._cluster_trainer.distributed_client", lambda: object())
     with pytest.raises(ValueError, match=message):
         _ranker().fit(lazy, labels)
     # a dask array says its dtype as before

@@ -21,13 +21,13 @@ from sklearn.metrics import roc_auc_score  # noqa: E402
 from sklearn.utils import check_random_state  # noqa: E402
 
 from _boosting_problems import nonlinear, sorted_chunks  # noqa: E402
-from pauc.boost import GradientBoostingRanker  # noqa: E402
-from pauc.boost._candidates import LARGE_DATA  # noqa: E402
-from pauc.boost._crossfit import auto_n_folds  # noqa: E402
-from pauc.boost._fit import select_candidates  # noqa: E402
-from pauc.boost._selection import criterion, fold_quantiles  # noqa: E402
-from pauc.boost._stopping import validation_windows  # noqa: E402
-from pauc.distributed._boosting import _train, out_of_fold_scores  # noqa: E402
+from pauc.gbm import GradientBoostingRanker  # noqa: E402
+from pauc.gbm._candidates import LARGE_DATA  # noqa: E402
+from pauc.gbm._crossfit import auto_n_folds  # noqa: E402
+from pauc.gbm._plan import select_candidates  # noqa: E402
+from pauc.gbm._selection import criterion, fold_quantiles  # noqa: E402
+from pauc.gbm._stopping import validation_windows  # noqa: E402
+from pauc.distributed._cluster_trainer import _train, out_of_fold_scores  # noqa: E402
 from pauc.distributed._folds import (assign_folds, decode_labels,  # noqa: E402
                                      fold_class_counts, fold_labels)
 from pauc.distributed._xgboost_window import (GlobalWindowMetric,  # noqa: E402

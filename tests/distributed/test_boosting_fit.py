@@ -13,8 +13,8 @@ distributed = pytest.importorskip("dask.distributed")
 
 from _boosting_problems import nonlinear, sorted_chunks  # noqa: E402
 from _chunked_problems import local_cluster  # noqa: E402
-from pauc.boost import GradientBoostingRanker  # noqa: E402
-from pauc.distributed._boosting import WorkerLostError  # noqa: E402
+from pauc.gbm import GradientBoostingRanker  # noqa: E402
+from pauc.distributed._cluster_trainer import WorkerLostError  # noqa: E402
 from pauc.distributed._xgboost_window import GlobalWindowObjective  # noqa: E402
 from pauc.metrics import partial_auc  # noqa: E402
 
@@ -38,7 +38,7 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     # each candidate's kept round is the in-memory criterion of its validation scores
     # (the split rebuilt from the fit's seed: fold 0 of the stratified assignment)
     from sklearn.utils import check_random_state
-    from pauc.boost._selection import criterion
+    from pauc.gbm._selection import criterion
     from pauc.distributed._folds import assign_folds
     fold_seed = int(check_random_state(0).randint(np.iinfo(np.int32).max, size=3)[0])
     held_out = assign_folds(dy == 1, 1, fold_seed, model.validation_fraction).compute() == 0
@@ -62,7 +62,7 @@ def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     import copy
     import dataclasses
 
-    from pauc.boost._fit import Model
+    from pauc.gbm._plan import Model
     blend = copy.copy(model)
     fitted = model._fitted
     blend._fitted = dataclasses.replace(fitted, model=Model(

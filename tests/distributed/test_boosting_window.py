@@ -19,7 +19,7 @@ from _threaded_collective import run_workers  # noqa: E402
 from pauc._loss import _window as _window_losses  # noqa: E402
 from pauc.distributed._global_window import (exponential_derivatives, global_counts,  # noqa: E402
                                              global_window)
-from pauc.distributed._selection import key_values, order_keys, select_ranks  # noqa: E402
+from pauc.distributed._rank_selection import key_values, order_keys, select_ranks  # noqa: E402
 from pauc.objectives import PAIRWISE_CURVATURE  # noqa: E402
 
 
@@ -138,7 +138,7 @@ def test_rank_outside_raises():
 def test_distributed_fit_without_a_client_is_a_clear_error():
     da = pytest.importorskip("dask.array")
     distributed = pytest.importorskip("dask.distributed")
-    from pauc.boost import GradientBoostingRanker
+    from pauc.gbm import GradientBoostingRanker
     if distributed.client._get_global_client() is not None:
         pytest.skip("a default client exists in this process")
     X = da.from_array(np.random.RandomState(0).randn(300, 3), chunks=(150, 3))

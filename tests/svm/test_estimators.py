@@ -388,7 +388,8 @@ def test_paper_table_4_a9a():
 
 
 def _public_rankers():
-    from pauc.boost import AUCBoost, GradientBoostingRanker, MartiRank, RankingStump
+    from pauc.boost import AUCBoost, MartiRank, RankingStump
+    from pauc.gbm import GradientBoostingRanker
     from pauc.svm import AUCSVMCV, PartialAUCSVMCV
     from pauc.tree import RankingForest, TreeRank
     return [AUCSVM(), PartialAUCSVM(), AUCSVMCV(Cs=2, cv=2), PartialAUCSVMCV(Cs=2, cv=2),

@@ -9,7 +9,7 @@ import pytest
 
 from pauc._loss import LOSSES, Loss, loss_names, loss_row
 from pauc._loss import _structural, _window
-from pauc.boost import GradientBoostingRanker
+from pauc.gbm import GradientBoostingRanker
 from pauc.objectives import window_objective
 from pauc.surrogates import surrogate_at_scores
 from pauc.svm import PartialAUCSVM
