@@ -148,7 +148,7 @@ def run_xgboost(client, X, y, rounds, phases, objective=None):
 
 def run_fit(client, X, y, rounds, phases, early_stopping):
     from pauc.gbm import GradientBoostingRanker
-    from pauc.distributed import _boosting
+    from pauc.distributed import _cluster_trainer as _boosting
     train, scores = _boosting._train, _boosting._lazy_scores
 
     def timed_train(*a, **kw):

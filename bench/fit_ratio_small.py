@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from panel_real import SMALL, load, peer_scores  # noqa: E402
 
-from pauc.gbm import GradientBoostingRanker, _fit, _stopping  # noqa: E402
+from pauc.gbm import GradientBoostingRanker, _stopping
+from pauc.gbm import _plan as _fit  # noqa: E402
 
 
 def _seconds(fit):

@@ -5,11 +5,13 @@ Estimators (scikit-learn API: ``fit``, ``decision_function``, ``score``):
 * :class:`AUCSVM`, :class:`PartialAUCSVM` -- structural SVMs (Narasimhan & Agarwal), and
   :class:`AUCSVMCV`, :class:`PartialAUCSVMCV` choosing their ``C`` by cross-validation;
 * :class:`TreeRank`, :class:`RankingForest` -- ranking trees and forests (Clémençon et al.);
-* :class:`AUCBoost`, :class:`MartiRank` -- AUC boosting (Long & Servedio);
-* :class:`GradientBoostingRanker` -- gradient-boosted trees (LightGBM) that target the
-  FPR window, with the window losses of :mod:`pauc.objectives`.
+* :class:`AUCBoost`, :class:`MartiRank` -- AUC boosting (Long & Servedio), in :mod:`pauc.boost`;
+* :class:`GradientBoostingRanker` -- gradient-boosted trees (LightGBM or XGBoost, and
+  pauc's own oblivious trees on small data) that target the FPR window, with the window
+  losses of :mod:`pauc.objectives`, in :mod:`pauc.gbm`.
 
-Metrics, their confidence intervals and paired tests in :mod:`pauc.metrics`, surrogates in :mod:`pauc.surrogates`, data in
+Metrics, their confidence intervals and paired tests in :mod:`pauc.metrics` (computed in
+:mod:`pauc.inference`), surrogates in :mod:`pauc.surrogates`, data in
 :mod:`pauc.datasets`, pictures in :mod:`pauc.plotting` (matplotlib optional), warnings
 in :mod:`pauc.exceptions`.
 Dask arrays of row chunks are fitted, scored and measured by the same

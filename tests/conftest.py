@@ -15,7 +15,20 @@ on the two-core reference machine, rounded) is queued first, longest first:
 the workers then finish together, where a long test handed out last would keep
 one worker busy after the others are done.  Every test runs: ``-m "not slow"``
 deselects the slow ones by choice, never for lack of time.
+
+Each worker computes in one thread (``OMP_NUM_THREADS`` and the BLAS
+libraries' counts set to 1 before anything loads them, and passed on to the
+processes a test starts): with one worker per core, a second thread per
+library per worker would only oversubscribe the cores (OpenBLAS's threads
+spin while they wait).  A test that runs threads of its own (``n_jobs=2``)
+still gets them: the engines take their thread counts per call.
 """
+
+import os
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_variable, "1")
 
 UNMEASURED_SECONDS = 60.0     # a slow test that does not say its cost
 

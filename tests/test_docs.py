@@ -10,6 +10,7 @@ import pytest
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
+@pytest.mark.slow(seconds=25)
 @pytest.mark.parametrize("builder", ["html", "doctest"])
 def test_docs_build_warning_free(builder, tmp_path):
     # A copy of the sources per build: autosummary writes its stubs (generated/) into

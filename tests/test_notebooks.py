@@ -50,6 +50,7 @@ def test_kernel_is_this_interpreter(tmp_path):
     assert Path(out[1]).resolve() == tmp_path.resolve()
 
 
+@pytest.mark.slow(seconds=15)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs(path, tmp_path):
     nb = nbformat.read(path, as_version=4)

@@ -13,9 +13,14 @@ the table that says what each can do.
 * :mod:`pauc._loss._bound` -- a row bound to the training labels and the window,
   ``gradient_hessian(scores, out=)``: boosting's one caller of the kernels.
 
-This package imports nothing of pauc but :mod:`pauc._ranking` and
-:mod:`pauc._validation`, so every family can import it without running another
-family's ``__init__``.
+At import this package loads, of pauc, three root modules and no family's package:
+:mod:`pauc._validation` (:mod:`._bound`), :mod:`pauc._ranking` (imported and
+cimported by the kernels) and :mod:`pauc._sort` (whose ``sort`` ``_window.pyx``
+cimports: a cimported function loads its module when the kernel is imported), so
+every family can import it without running another family's ``__init__``.  One
+kernel of the table lives in a family that imports this one: the distributed
+exponential loss's all-reduce (``pauc.distributed._global_window``), which the
+table names by its path and imports when it is first called.
 
 References
 ----------

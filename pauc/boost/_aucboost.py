@@ -105,21 +105,9 @@ class AUCBoost(BaseRanker, ClassifierMixin, BaseEstimator):
     combination [5] thresholds at 0 (H = sign F, Theorem 2): a deterministic
     function of x, with no ties from the coins.
 
-    *Defaults, measured* (test AUC at T = 200 against scikit-learn's
-    ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=200)``
-    on the same data; RF 20: ``make_ranking_forest_data("RF20", 2000, seed)``,
-    seeds 0-15, test set ``make_ranking_forest_data("RF20", 20000, 100)``;
-    a9a: the shipped split; random_state = seed).
-
-    ==============================  ================  ======  ==============
-    weak ranker / conversion        RF 20 (mean, 16)  a9a     seeds ≥ Ada
-    ==============================  ================  ======  ==============
-    AdaBoost (reference)            0.7340            0.8995
-    AUC of ``s·x_j`` / randomized   0.7307            0.8972  6 / 16
-    AUC of ``s·x_j`` / soft         0.7349            0.8978  9 / 16
-    split AUC / randomized          0.7331            0.8972  8 / 16
-    split AUC / soft (default)      0.7374            0.8978  13 / 16
-    ==============================  ================  ======  ==============
+    *Defaults.* The split stump and the soft conversion were chosen on test
+    AUC against scikit-learn's AdaBoost of stumps on the same data, RF 20 and
+    a9a (measured: ``docs/developer/measurements.rst``, 'AUCBoost's defaults').
 
     *Why the split stump.* Lemma 4 uses one ROC point of the weak ranker, the
     threshold of largest ``J = TPR − FPR``, and the round's edge is
@@ -132,24 +120,22 @@ class AUCBoost(BaseRanker, ClassifierMixin, BaseEstimator):
 
     *Why soft.* It is [5]'s own algorithm for [0, 1]-valued hypotheses, applied
     to Lemma 4's classifier without sampling its coins; the coins only add
-    noise to D_t (−0.004 test AUC on RF 20 above, with either stump).
+    noise to D_t (they cost test AUC on RF 20 with either stump).
 
-    *Speed of the rounds (a9a).* Lemma 4 equalises the class errors at
+    *Speed of the rounds.* Lemma 4 equalises the class errors at
     ``ε = max(p+, p−)/(1 + |p+ − p−|)``, above the ``(p+ + p−)/2`` of the plain
     threshold on the (balanced) D_t, so a round's edge is ``J/(1 + |p+ − p−|)``
     instead of J, and the step it adds to F across the split is
-    ``α_t·2(1 − ζ_t) ≈ 2J/(1 + |p+ − p−|)²`` instead of about 2J.  On a9a's
-    one-hot features the splits are lopsided (``|p+ − p−|`` ≈ 0.7-0.85 after
-    the first rounds), so AUCBoost needs a little over 300 rounds to reach the test
-    AUC AdaBoost has at 200 (0.8978 at 200, 0.8994 at 300, 0.9003 at 400).
-    Without Lemma 4 (the plain split voting ±1 in the same loop) boosting
-    stalls: the split of largest J keeps coming back with no edge on the
-    unbalanced D_t (a9a: test AUC 0.8787 from round 50 on).  The price buys
-    the guarantee "no matter how D_t decomposes".  Choosing α_t by exact line
-    search on the soft vote (Schapire & Singer's minimisation of Z_t) rather
-    than by [5]'s rule takes bigger steps: in a prototype it reached 0.9015 on
-    a9a at 200 rounds but overfitted RF 20 at n = 2000 (0.7271 against
-    AdaBoost's 0.7341, seeds 0-5), so it is not offered.
+    ``α_t·2(1 − ζ_t) ≈ 2J/(1 + |p+ − p−|)²`` instead of about 2J.  On one-hot
+    features the splits are lopsided (``|p+ − p−|`` large), so AUCBoost needs
+    more rounds than AdaBoost to reach the same test AUC.  Without Lemma 4 (the
+    plain split voting ±1 in the same loop) boosting stalls: the split of
+    largest J keeps coming back with no edge on the unbalanced D_t.  The price
+    buys the guarantee "no matter how D_t decomposes".  Choosing α_t by exact
+    line search on the soft vote (Schapire & Singer's minimisation of Z_t)
+    rather than by [5]'s rule takes bigger steps, and in a prototype it
+    overfitted RF 20, so it is not offered (measured on a9a and RF 20: the
+    same section of the developer guide).
 
     Boosting stops early when the
     weak ranker has no edge (J = 0: no threshold separates the classes at all)

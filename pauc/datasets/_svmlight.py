@@ -51,7 +51,7 @@ def load_svmlight(path, *, n_features=None, pos_label=None, dtype=np.float64):
     # (data, indices, indptr) constructor takes the smallest index type that
     # holds them.  liblinear-based estimators (LinearSVC, LogisticRegression
     # with solver="liblinear") refuse int64 indices, and scipy's CSR transpose
-    # scans them (a9a: X.T @ c 0.79 ms against 0.29 ms for X @ w).
+    # scans them (measured: docs/developer/measurements.rst, '``X.T`` made once').
     X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=X.shape)
     return X, (labels == pos_label).astype(np.int64)
 

@@ -7,7 +7,7 @@ the first time.  So ``import pauc`` needs no dask, and the imports point one
 way, from here to the in-memory code.
 
 * ``AUCSVM().fit(X, y)`` / ``PartialAUCSVM().fit(X, y)`` with ``X`` a dask
-  array of row chunks: the estimator asks :func:`._fit.training_design` for
+  array of row chunks: the estimator asks :func:`._svm_fit.training_design` for
   a *design* (:mod:`pauc.svm._design`) and runs the same solver, CCCP loop
   and threshold rule as in memory.  On a ``dask.distributed`` cluster the
   design keeps the chunks in actors, one per worker, one call per worker and
@@ -20,13 +20,13 @@ way, from here to the in-memory code.
   scores: the in-memory cut, ``coef`` as a persisted dask vector.
 * :func:`pauc.metrics.roc_auc`, :func:`~pauc.metrics.partial_auc` and
   :func:`~pauc.metrics.two_way_partial_auc` on dask scores: the in-memory
-  value, exactly (:mod:`._metrics`).
+  value, exactly (:mod:`._chunked_metrics`).
 
 * ``GradientBoostingRanker(engine="xgboost").fit(X, y)`` with dask arrays or
   dataframes: ``xgboost.dask`` training whose window objective reduces
   across the workers with XGBoost's collective, every round on the exact
-  global window (:mod:`._boosting`, :mod:`._xgboost_window`,
-  :mod:`._global_window`, :mod:`._selection`), stopped on the exact global
+  global window (:mod:`._cluster_trainer`, :mod:`._xgboost_window`,
+  :mod:`._global_window`, :mod:`._rank_selection`), stopped on the exact global
   validation pAUC.
 * :func:`exact_metric`: the exact global AUC or window pAUC as a custom
   metric of plain ``xgboost.dask`` training (XGBoost's own distributed

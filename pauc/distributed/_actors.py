@@ -413,8 +413,9 @@ def _handle(address, key, direct):
 
     ``direct``: calls go straight to the actor's worker, as Dask's handles
     do only when the client was made with ``direct_to_workers=True`` (by
-    default they go through the scheduler: one hop each way more, a tenth of
-    a step on a9a).  When the first call cannot reach the
+    default they go through the scheduler: one hop each way more; measured:
+    ``docs/developer/measurements.rst``, 'Chunked fits on actors').  When the
+    first call cannot reach the
     workers directly (``OSError``, after Dask's connection timeout),
     :class:`ActorDesign` falls back to Dask's route and remembers it for the
     client; a client made with ``direct_to_workers=False`` never goes direct.

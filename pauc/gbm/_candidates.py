@@ -78,19 +78,17 @@ class Candidate:
     engine: str = None
 
 
-# pauc's oblivious trees (about 2 ms per round on 3,830 rows x 10 features, one
-# thread) are boosted on data of at most this many cells (n_rows x n_features) and
-# features: a level scans 2**level leaves x 255 bins of every feature, and draws a
-# noise value per border (200 x 5000: 195 s against LightGBM's 11 s)
+# pauc's oblivious trees are boosted on data of at most this many cells (n_rows x
+# n_features) and features: a level scans 2**level leaves x 255 bins of every feature,
+# and draws a noise value per border, so wide data cost far more than LightGBM's trees
+# (measured: docs/developer/measurements.rst, 'The size limit of the oblivious trees')
 OBLIVIOUS_MAX_CELLS = 1_000_000
 OBLIVIOUS_MAX_FEATURES = 100
 # their parameters (pauc.gbm.engines._oblivious.OBLIVIOUS_DEFAULTS otherwise).  The L2
 # penalty on the leaf values is a tenth of CatBoost's 3: CatBoost's models barely move
-# between l2_leaf_reg 0.3 and 30 (car-good 0.9975 both), pauc's trees with 3 underfit
-# (car-good, CatBoost's 1000 rounds at learning rate 0.011: 0.9787 at 3, 0.9916 at
-# 0.3); as the cross-fitted candidate, 3 seeds x 10 splits of the four smallest panel
-# sets, 0.3 against 3: red wine 0.2316 / 0.2211, car-good 0.9935 / 0.9913, kr-vs-k
-# 0.9991 / 0.9990, abalone 0.5144 / 0.5134 (docs/developer/measurements.rst)
+# with l2_leaf_reg (its leaves take ten Newton steps), pauc's trees with one step
+# underfit at 3, and as the cross-fitted candidate 0.3 did better than 3 (measured:
+# docs/developer/measurements.rst, 'The L2 penalty of the oblivious candidate')
 OBLIVIOUS = {"learning_rate": 0.1, "l2_leaf_reg": 0.3}
 
 LOGLOSS = Candidate("logloss", "logloss", "logloss")
@@ -105,10 +103,9 @@ LARGE_DATA = (LOGLOSS, EXPONENTIAL,
 
 # Fewer training positives than this: the reference alone.  The pooled out-of-fold
 # window pAUC of so few positives cannot tell the candidates apart, and choosing among
-# them by it cost test pAUC on every panel set with 37 to 73 training positives (3
-# seeds x 10 splits: red wine 0.2211 -> 0.2039, abalone 0.5134 -> 0.5054); with 391
-# (page-blocks0) the choice was even, with 1212 and more it gained
-# (docs/developer/measurements.rst).
+# them by it cost test pAUC below this count; with a few hundred positives the choice
+# was even, with a thousand and more it gained (measured:
+# docs/developer/measurements.rst, 'The choice among candidates on few positives').
 SELECTION_MIN_POSITIVES = 100
 
 

@@ -50,9 +50,9 @@ __all__ = ["Plan", "Trainer", "FoldFit", "FoldBag", "CandidateFit", "Selection",
 # A candidate replaces the reference (the first candidate) only if its out-of-fold
 # criterion is higher and it beats the reference on this share of paired bootstrap
 # resamples (about one standard error).  With LightGBM's log-loss as the reference of
-# small data this bar cost up to 0.02 (docs/developer/measurements.rst); with the
-# oblivious trees as that reference it keeps them where a small set's out-of-fold
-# rows cannot tell the candidates apart.
+# small data this bar cost test pAUC (measured: docs/developer/measurements.rst, 'The
+# selection bar'); with the oblivious trees as that reference it keeps them where a
+# small set's out-of-fold rows cannot tell the candidates apart.
 SELECTION_CONFIDENCE = 0.84
 # Thin evidence (pauc.gbm._candidates.thin_evidence) on a saturated window: where the
 # reference's pooled out-of-fold criterion, one standard error below its value, lies
@@ -60,13 +60,13 @@ SELECTION_CONFIDENCE = 0.84
 # criterion of a random ranker: (alpha + beta) / 2 per window), the fixed budget
 # (CatBoost's 1000 rounds, FIXED_RATE_ROUNDS) is not cross-fitted but boosted once on
 # every row and kept: there the held-out positives sit almost all above the window's
-# negatives, the candidates tie (car-good: 0.9953 both) and the bar cannot choose,
-# stopping on the held-out log-loss ends while the margins still grow, and each fold
-# model misses a fifth of the positives (the fixed budget's fold bag trailed CatBoost
-# on car-good as much as the stopped reference did; on every row it is CatBoost).  On
-# the panel's 15 thin sets the reference's criterion is 0.96-1.0 on the near-separable
-# ones and at most 0.75 on the noisy ones, where stopping leads
-# (docs/developer/measurements.rst).
+# negatives, the candidates tie and the bar cannot choose, stopping on the held-out
+# log-loss ends while the margins still grow, and each fold model misses a fifth of
+# the positives (the fixed budget's fold bag trails CatBoost as much as the stopped
+# reference does; on every row it is CatBoost).  The reference's criterion splits the
+# thin sets in two, near 1 on the near-separable ones and far below this share on the
+# noisy ones, where stopping leads (measured: docs/developer/measurements.rst, 'A
+# saturated window').
 SATURATED_CRITERION = 0.9
 BOOTSTRAP_ROUNDS = 100
 # The held-out criterion is averaged over n_iter_no_change // SMOOTHING_DIVISOR

@@ -26,15 +26,14 @@ flattens, so this overstates it -- and 0 once its stopping rule ended its
 folds; unless it holds ``ENSEMBLE_MIN_WEIGHT`` in Caruana et al.'s greedy
 ensemble of the alive candidates on the same evidence
 (:func:`pauc.gbm._selection.greedy_ensemble`): a candidate behind the leader
-can still make the kept ensemble (on a set shaped like issue 34's set G,
-log-loss 4.3 standard errors behind the exponential loss after the first fold
-held a quarter of the kept ensemble's weight).  A candidate is first judged after ``RACE_BLOCK`` rounds of a phase.
+can still make the kept ensemble (measured: ``docs/developer/measurements.rst``,
+'The race of the candidates').  A candidate is first judged after ``RACE_BLOCK`` rounds of a phase.
 The selection keeps the reference unless another candidate beats it on 84 % of
 the resamples (about one standard error), and its blends and greedy ensemble
 are formed from the survivors: ``RACE_Z`` = 4 standard errors leaves every
-close decision to the selection (with 3, a candidate dropped at 3.0-3.1
-standard errors on page-blocks0 changed which ensemble was formed, and the kept
-entry, in 2 of 30 fits; with 4, none of 30).  A candidate whose held-out scores
+close decision to the selection (with 3, drops just past the bar changed which
+ensemble was formed; measured: ``docs/developer/measurements.rst``, 'The race of
+the candidates').  A candidate whose held-out scores
 equal another's at the same rounds (the extra-trees candidate on binary
 features grows the small-tree candidate's trees) is a copy: the later one in
 the pool is dropped.
@@ -53,10 +52,9 @@ __all__ = ["Race", "Drop", "RACING", "RACE_BLOCK", "RACE_Z"]
 
 RACING = True
 # the first fold a phase of its own: its losers leave before the other folds start.
-# One phase of every fold cost the default single thread (hastie-imb 9.5 s against
-# 8.7 s); it kept two threads busier (n_jobs=2 / n_jobs=1: a9a 0.64 against 0.68,
-# hastie-imb 0.59 against 0.68) until the schedule (pauc.gbm._schedule) started the
-# next phase early on a free thread (a9a 0.65, hastie-imb 0.52 with the first fold alone)
+# One phase of every fold cost the default single thread more, and kept two threads
+# busier only until the schedule (pauc.gbm._schedule) started the next phase early on
+# a free thread (measured: docs/developer/measurements.rst, 'The race of the candidates')
 FIRST_FOLD_ALONE = True
 # rounds between two checks of a fold, and before the first
 RACE_BLOCK = 50
@@ -64,10 +62,9 @@ RACE_BLOCK = 50
 # (module docstring)
 RACE_Z = 4.0
 # ... unless it holds this weight in the greedy ensemble of the alive candidates (two of
-# its 20 steps): on a9a the exponential loss, 15 standard errors behind, held one step
-# (0.05-0.08) at every check of the first fold, and the kept ensemble of the full run
-# held none of it; on a set shaped like issue 34's set G log-loss held 0.25-0.45, and a
-# quarter of the full run's kept ensemble
+# its 20 steps): a candidate far behind can hold one step by chance and none of the
+# full run's kept ensemble, while one that the kept ensemble needs holds several
+# (measured: docs/developer/measurements.rst, 'The race of the candidates')
 ENSEMBLE_MIN_WEIGHT = 0.1
 
 

@@ -1,15 +1,20 @@
 """GradientBoostingRanker: gradient-boosted trees that target the FPR window.
 
-LightGBM grows the trees (Ke et al. 2017), and on small data also pauc's own
-oblivious trees (:mod:`pauc.gbm.engines._oblivious`); pauc supplies the losses, the
-cross-fitted stopping and the choice between candidates.  With ``loss="auto"``
+An engine grows the trees (:mod:`pauc.gbm.engines`): LightGBM (Ke et al. 2017,
+``engine="lightgbm"``, the default) or XGBoost (Chen & Guestrin 2016,
+``engine="xgboost"``, also the engine of a fit on a Dask cluster), and on small
+data, whichever the engine, pauc's own oblivious trees grow the reference
+candidates (:mod:`pauc.gbm.engines._oblivious`, CatBoost's tree shape); pauc
+supplies the losses, the cross-fitted stopping and the choice between
+candidates, written once for every engine (:mod:`pauc.gbm._plan`).  With ``loss="auto"``
 the candidates of :mod:`pauc.gbm._candidates` are boosted -- on small data
-log-loss on oblivious trees (the reference), LightGBM's log-loss and the
-window exponential loss of :mod:`pauc.objectives` (a pairwise loss over the
+log-loss on oblivious trees (the reference), log-loss on the engine's trees and
+the window exponential loss of :mod:`pauc.objectives` (a pairwise loss over the
 pairs of a positive and a negative ranked inside the FPR window ``[alpha,
-beta]`` by the current scores); on larger data LightGBM's log-loss (the
+beta]`` by the current scores); on larger data the engine's log-loss (the
 reference), the window exponential loss, and log-loss with small regularised
-trees, with exact and with extremely randomised splits -- each on ``K - 1``
+trees, with exact and with extremely randomised splits (on XGBoost: node-wise
+feature sampling) -- each on ``K - 1``
 folds and stopped on the held-out fold (:mod:`pauc.gbm._plan`), racing: a
 candidate that cannot catch the leader is dropped (:mod:`pauc.gbm._race`).
 The survivors' pooled out-of-fold scores,
@@ -25,6 +30,11 @@ References
 ----------
 Ke, G. et al. "LightGBM: A Highly Efficient Gradient Boosting Decision Tree."
 NIPS 2017.
+
+Chen, T. and Guestrin, C. "XGBoost: A Scalable Tree Boosting System." KDD 2016.
+
+Prokhorenkova, L., Gusev, G., Vorobev, A., Dorogush, A. V. and Gulin, A.
+"CatBoost: unbiased boosting with categorical features." NeurIPS 2018.
 
 Narasimhan, H. and Agarwal, S. "Support Vector Algorithms for Optimizing the
 Partial Area Under the ROC Curve." Neural Computation 29(7), 2017.
@@ -106,7 +116,8 @@ class GradientBoostingRanker(BaseRanker, ClassifierMixin, BaseEstimator):
     the window chooses among the candidates and their rank blends (greedy
     ensemble selection, Caruana et al. 2004); the kept candidate's K fold
     models are averaged.  LightGBM or XGBoost grows the trees (``engine``,
-    :mod:`pauc.gbm.engines`); the window losses are in
+    :mod:`pauc.gbm.engines`), and on small data pauc's own oblivious trees
+    grow the reference candidates on either; the window losses are in
     :mod:`pauc.objectives`.
 
     Parameters

@@ -4,8 +4,9 @@ The race (:mod:`pauc.gbm._race`) judges its candidates after every block of
 ``RACE_BLOCK`` rounds of a phase.  Run as rounds of blocks -- every session one
 block, then the check -- two threads idle whenever the sessions of a round
 differ in cost (an oblivious-tree block costs two LightGBM ones) and through a
-phase's tail, where one slow candidate runs alone: ``n_jobs=2`` took 0.81 and
-0.91 of the one-thread time on a9a and hastie-imb.
+phase's tail, where one slow candidate runs alone: ``n_jobs=2`` then saved
+little over one thread (measured: ``docs/developer/measurements.rst``, 'The race
+of the candidates').
 
 Here every session records a :class:`Snapshot` after each of its blocks
 (rounds, kept round, kept held-out scores, done), and the check after block

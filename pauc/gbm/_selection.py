@@ -202,6 +202,7 @@ def fold_quantiles(scores):
     on every fold: with ``rank / n`` a fold's ties sat ``1/(2n)`` above 1/2, so
     a candidate that scores nothing still told the folds apart, and blended
     with another candidate it reordered rows across folds (the race's greedy
-    ensemble gave such a constant candidate weight 0.73).
+    ensemble gave such a constant candidate a large weight; measured:
+    ``docs/developer/measurements.rst``, 'Fold quantiles are now centred').
     """
     return (rankdata(scores, method="average") - 0.5) / scores.shape[0]

@@ -23,25 +23,24 @@ from .._validation import empirical_indices
 # of its first round's value, per LOGLOSS_GAIN_RATE of learning rate (a slower learner
 # gains less per round).  On separable data it falls forever by ever smaller steps
 # that no longer move the ranking: a share of the *best* value shrinks with it, and
-# the oblivious reference then ran to the 1000-round cap on car-good and kr-vs-k
-# (at the same test pAUC as when stopped here, in a third to a half of the time;
-# docs/developer/measurements.rst).
+# a reference stopped that way ran to the round cap on separable data for no test
+# pAUC (measured: docs/developer/measurements.rst, 'The log-loss rule's least gain').
 LOGLOSS_MIN_GAIN = 1e-3
 LOGLOSS_GAIN_RATE = 0.1
 # The log-loss rule's patience is relative to its best round, at least this many
 # rounds (and at most the estimator's n_iter_no_change): on small data LightGBM's
-# held-out log-loss is least after 3-7 rounds and then only rises, and a hundred
-# more rounds cost more than the whole model.
+# held-out log-loss is least after a few rounds and then only rises, and a hundred
+# more rounds cost more than the whole model (measured:
+# docs/developer/measurements.rst, 'The GIL-free round loop').
 LOGLOSS_MIN_PATIENCE = 20
 # Stop a candidate's folds on the evidence of every fold (PooledStopping) where the
 # trainer boosts them side by side and the training rows hold fewer than
 # POOLED_MAX_POSITIVES positives; False: each fold on its own held-out rows (the
-# reference of the benchmarks).  On the panel's 17 small sets (18 to 391 training
-# positives, 4 to 78 held out per fold) the pooled round gained 0.0041 of test pAUC
-# on average, no set lost more than 0.0001; on its larger sets (1212 to 7841) it
-# gained 0.0001 to 0.0018 and cost 20-30 % more fit time: all folds in one phase of
-# the race (a loser runs on every fold until dropped, not on the first alone) and
-# the kept round that of the slowest folds (docs/developer/measurements.rst).
+# reference of the benchmarks).  Where a fold holds a dozen positives the pooled
+# round gains test pAUC; with thousands of positives it gains little and costs fit
+# time: all folds in one phase of the race (a loser runs on every fold until
+# dropped, not on the first alone) and the kept round that of the slowest folds
+# (measured: docs/developer/measurements.rst, 'One stopping round for every fold').
 POOLED = True
 POOLED_MAX_POSITIVES = 1000
 

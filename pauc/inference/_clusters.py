@@ -115,11 +115,10 @@ def group_composition(is_pos, group_index):
 # Below this many clusters holding a class (and redrawn by the resamples), the cluster
 # bootstrap's interval is too narrow: a resample shows that class's spread through as
 # many draws as there are such clusters, as the row bootstrap shows it through the rows
-# of the rarer class (pauc.inference._intervals.FEW_CLASS_ROWS, the same count).  Measured
-# coverage of the nominal 95 % AUC interval, K clusters of 4 positives, 50 clusters of 4
-# negatives, cluster correlation 0.6, 400 replications (bench/bench_cluster_coverage.py;
-# table in the user guide): K = 2: 0.645, 5: 0.843, 10: 0.865, 15: 0.917, 20: 0.940, 30:
-# 0.945, 50: 0.938 -- from 20 on, that of many clusters.
+# of the rarer class (pauc.inference._intervals.FEW_CLASS_ROWS, the same count).  From 20
+# clusters on, the coverage of the nominal 95 % AUC interval is that of many clusters
+# (measured: bench/bench_cluster_coverage.py; the table is in
+# docs/user_guide/inference.rst, 'Few clusters').
 FEW_CLASS_CLUSTERS = 20
 
 

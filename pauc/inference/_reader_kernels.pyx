@@ -17,9 +17,10 @@ index arrays of the table's size; here
 * :func:`group_scores` codes a vector by its distinct values: integer ratings
   on a short scale by counting (O(K)), other scores by one ``numpy.sort`` of
   64-bit integers packing each score's order-preserving key with its row
-  (vectorised; at 10^5 scores about 1.1 ms where ``numpy.argsort`` of the
-  doubles takes 2.7 ms and the package's introsort, :mod:`pauc._sort`, whose
-  strength is ties rather than distinct doubles, 11 ms);
+  (vectorised, and faster than ``numpy.argsort`` of the doubles or the
+  package's introsort :mod:`pauc._sort`, whose strength is ties rather than
+  distinct doubles: measured in ``docs/developer/measurements.rst``, "The
+  reader study's coding of scores");
 * :func:`auc_jackknife` does the AUC's whole leave-one-out in one pass per
   vector, without storing the rows' codes;
 * :func:`auc_group_values` computes the AUC's leave-one-out values per

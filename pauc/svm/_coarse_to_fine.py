@@ -24,15 +24,16 @@ and its own stopping test (:func:`_refine`: badly scaled features).
 
 The default threshold (``coarse_to_fine=100_000`` rows) and ``PROX`` were
 chosen on the measurements of ``bench/bench_svm.py`` (the coarse-to-fine
-rows; the developer guide keeps the table): below 10^5 rows a tenth of the
-data is a different enough problem (on a9a, 3,256 rows and about 75
-negatives in the [0.02, 0.05] window) that the refinement took longer than
+rows; the developer guide keeps the table, 'The coarse-to-fine start'): below
+10^5 rows a tenth of the data is a different enough problem (a few thousand rows,
+a few dozen negatives in a narrow window) that the refinement took longer than
 Algorithm 1 from zero.
 
 The levels are the designs of every ``STRIDE**k``-th row
 (``design.rows(slice)``): a view of a dense ``X`` (no copy; a pass over every
-10th row of a 10^6 x 20 array still costs about 40% of a full pass, the rows
-being read a cache line or more at a time), a small copy of a CSR one.  The
+10th row of a dense array still costs a large share of a full pass, the rows
+being read a cache line or more at a time: measured in the same section), a
+small copy of a CSR one.  The
 chain starts after the last level on which the problem is not defined (one
 class, or an empty FPR window).  Designs without row subsets (the chunked
 ones) run on all rows only.
@@ -52,11 +53,10 @@ STRIDE = 10
 # measured problems (developer guide, "Measurements behind the defaults").
 PROX = 10.0
 # Weight of the proximal term of a solve from w = 0 (method="proximal"), relative
-# to 1/2 ||w||^2 and shrunk by solve_proximal after well-predicted steps.  On a9a
-# (tol = 1e-3) Algorithm 1 took 28 / 96 iterations for AUCSVM at C = 100 / 1000 and
-# 182 / 633 for the tight [0.02, 0.05] surrogate; the proximal method from 0 took
-# 16 / 37 and 34 / 102 at mu = 10, 10 / 19 and 32 / 64 at mu = 100, 11 / 21 and
-# 29 / 61 at mu = 300, with the same certificate (J - lower bound <= C tol).
+# to 1/2 ||w||^2 and shrunk by solve_proximal after well-predicted steps.  From 0 the
+# proximal method took far fewer iterations than Algorithm 1 at large C, with the
+# same certificate (J - lower bound <= C tol); mu = 100 and 300 alike, 10 behind
+# (measured: docs/developer/measurements.rst, 'The proximal method from zero').
 PROX_FROM_ZERO = 100.0
 # A refinement gets as many iterations as Algorithm 1 took from zero on the
 # coarsest level (at least this many) before Algorithm 1 takes over (_refine).

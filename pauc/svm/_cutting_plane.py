@@ -50,17 +50,15 @@ from ._threads import single_blas_thread
 # minus the best lower bound) has not shrunk by _STALL_SHARE in _STALL_PATIENCE
 # iterations.  That happens when the master QP's solutions are too rough to
 # close the gap -- features on a large scale, which act as a large C -- and then
-# every further cut only makes the QP larger and slower: 200 rows x 4 features
-# scaled by 1000 with surrogate="hinge" ran 590 s (500 cuts, 0.9 s per QP) with
-# the gap stuck at 4e-3, where the unscaled fit takes 0.1 s.  A converging solve
-# shrinks its gap by far more than 1 % per 100 iterations.
+# every further cut only makes the QP larger and slower, for minutes, with the gap
+# stuck (measured: docs/developer/measurements.rst, 'A stalled solve').  A
+# converging solve shrinks its gap by far more than 1 % per 100 iterations.
 _STALL_PATIENCE = 100
 _STALL_SHARE = 0.01
 # ... or when the gap still shrinks, but at the pace of its last _STALL_PATIENCE
 # iterations would not reach C tol within the solve's max_iter: the same fit
-# crawled by 2-3 % per 100 iterations (gap / C 1.7e-3 -> 1.3e-3 over 300
-# iterations, tol 1e-3), 395 iterations in one CCCP step here and 829 on another
-# machine (165-234 s), where the hundreds of cuts made every QP slow.  A
+# crawled by a few percent per 100 iterations for hundreds of iterations, where the
+# hundreds of cuts made every QP slow (same section).  A
 # cutting-plane gap shrinks ever more slowly (like 1/t), so a straight line
 # through its last _STALL_PATIENCE iterations overstates the pace to come: a
 # solve this rule stops would not have met tol by max_iter either (barring the
@@ -357,9 +355,10 @@ class CuttingPlaneSolver:
         stabilised (a proximal bundle method, Kiwiel 1990; see the class's
         References).  Algorithm 1 minimises the cut model alone, and when the model
         was built elsewhere its minimiser can be far from the optimum: in the
-        CCCP of Section 6 every outer step changes the linear term, and on a9a
-        the first master solution of a step lay 10-17 away from a point that
-        the step then moved by 0.04-0.65.  Here each iterate minimises
+        CCCP of Section 6 every outer step changes the linear term, and the
+        first master solution of a step can lie far from a point that the step
+        then barely moves (measured: ``docs/developer/measurements.rst``, 'CCCP
+        steps by the proximal method').  Here each iterate minimises
 
             model(w) + mu/2 ||w - c||^2,
 

@@ -11,13 +11,13 @@ backend distributes them).
 
 Why not a warm-started path over ``C`` (each fit starting from the previous
 ``C``'s cuts and solution, which are valid for every ``C``)?  It was the first
-design and it lost on both counts (issue 27): on a9a, 7 values of ``C`` and 3
-folds took 0.99-1.89 times the grid search's time (warm-started from the
-previous solution, the largest ``C`` took 189 iterations where a fresh fit takes
-165, over a larger master QP), and each fit being within ``C * tol`` of the
-optimum rather than at it, the path picked another ``C`` than the grid search on
-6 of 12 small problems at the default ``tol``.  ``warm_start=True`` of the
-estimators still runs such a path for who wants one.
+design and it lost on both counts (issue 27): it was slower than the grid search
+(warm-started from the previous solution, a large ``C`` took more iterations than
+a fresh fit, over a larger master QP), and each fit being within ``C * tol`` of
+the optimum rather than at it, the path often picked another ``C`` than the grid
+search at the default ``tol`` (measured: ``docs/developer/measurements.rst``,
+'Cross-validating C').  ``warm_start=True`` of the estimators still runs such a
+path for who wants one.
 
 The shape is scikit-learn's ``LogisticRegressionCV``: ``Cs`` (a number of
 values on a log scale, or the values), ``cv``, ``scoring``, ``n_jobs``, ``refit``.

@@ -378,9 +378,9 @@ class AUCSVM(_StructuralSVM):
         with the master stabilised around the best point met (Kiwiel's
         proximal bundle method [3]_), stopping when ``J`` there is within
         ``C * tol`` of the master's dual lower bound on ``min J``: the same
-        guarantee in a third or less of the iterations at large ``C`` (on a9a
-        at C = 100 / 1000: 10 / 19 iterations against 28 / 96;
-        ``bench/bench_svm.py``).
+        guarantee in a third or less of the iterations at large ``C``
+        (``bench/bench_svm.py``; measured: ``docs/developer/measurements.rst``,
+        'The proximal method from zero').
     warm_start : bool, default=False
         When True, a refit on the same data (after ``set_params(C=...)``, say)
         keeps the previous fit's cuts and the master's Gram matrix and starts

@@ -274,10 +274,9 @@ class MasterQP:
         self.lam_ = lam
         # Active: above the QP's own resolution.  OSQP solves mu = lambda / C to
         # eps, so a lambda_k <= eps C is zero as far as the solve can tell; counting
-        # such ADMM residue as active (the threshold was 1e-9 C) kept the cuts of a
-        # rough master: on 200 x 4 features scaled by 1000 (surrogate="hinge") it
-        # held 350 cuts, 130 of them at 1e-9..1e-7 C and only 80 above, every QP on
-        # 512 slots (0.2-0.3 s each); now under 50 cuts.
+        # such ADMM residue as active kept the cuts of a rough master alive and every
+        # QP large (measured: docs/developer/measurements.rst, 'Dropping inactive
+        # cuts').
         active = lam > self.eps * self.C
         self._age[: self.n_cuts][active] = 0
         self._age[: self.n_cuts][~active] += 1
@@ -288,8 +287,8 @@ class MasterQP:
 
         Zero to the QP's accuracy: ``lambda_k <= eps C`` (:meth:`solve`).  A cut
         with ``lambda_k = 0`` does not shape the current optimum; dropping
-        the long-idle ones keeps the QP small (on a9a, PartialAUCSVM(C=100)
-        holds about a third of its cuts active at the end).  Were such a cut
+        the long-idle ones keeps the QP small (measured:
+        ``docs/developer/measurements.rst``, 'Dropping inactive cuts').  Were such a cut
         needed again, the oracle would return it.  The slots are compacted in
         place: the OSQP problem keeps its capacity and is not rebuilt.
 

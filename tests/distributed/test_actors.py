@@ -62,6 +62,7 @@ def _draw_window(labels, data):
     return j_alpha, j_beta, data.draw(st.sampled_from([None, 0.0, 0.3, 1.0]))
 
 
+@pytest.mark.slow(seconds=20)
 @settings(max_examples=300, deadline=None)
 @given(chunked_problems(), st.data())
 def test_actor_cuts_and_threshold_equal_in_memory(client, problem, data):
@@ -76,6 +77,7 @@ def test_actor_cuts_and_threshold_equal_in_memory(client, problem, data):
         design.close()
 
 
+@pytest.mark.slow(seconds=15)
 @settings(max_examples=150, deadline=None)
 @given(chunked_problems(), st.data())
 def test_task_graph_cuts_and_threshold_equal_in_memory(problem, data):

@@ -141,6 +141,7 @@ def test_cv_values_and_their_errors(path, cluster_client):
                 _ranker(cv=StratifiedKFold(3), early_stopping=stopping).fit(*_as(path, X, y))
 
 
+@pytest.mark.slow(seconds=15)
 @pytest.mark.parametrize("path", PATHS)
 def test_n_jobs_does_not_change_the_model(path, cluster_client):
     """n_jobs is threads, never a different model; on the cluster it is each worker's

@@ -138,6 +138,7 @@ def test_metric_reads_the_held_out_fold_only():
 
 
 # ---------------------------------------------------------------- on the cluster
+@pytest.mark.slow(seconds=30)
 def test_cross_fitted_selection_is_the_in_memory_rules_on_the_oof_scores(cluster_client):
     X, y, dX, dy = sorted_chunks(*nonlinear(3000))
     window = (0.0, 0.1)

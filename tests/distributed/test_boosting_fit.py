@@ -19,6 +19,7 @@ from pauc.distributed._xgboost_window import GlobalWindowObjective  # noqa: E402
 from pauc.metrics import partial_auc  # noqa: E402
 
 
+@pytest.mark.slow(seconds=30)
 def test_fit_on_dask_arrays_and_dataframes(cluster_client):
     X, y = nonlinear(6000)
     _, _, dX, dy = sorted_chunks(X, y)
@@ -134,7 +135,7 @@ class _DieAtThirdRound(GlobalWindowObjective):
 def test_killed_worker_is_a_clear_error_not_a_hang(monkeypatch):
     import cloudpickle
     import time
-    from pauc.distributed import _boosting
+    from pauc.distributed import _cluster_trainer as _boosting
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
     monkeypatch.setattr(_boosting, "GlobalWindowObjective", _DieAtThirdRound)
     monkeypatch.setattr(_boosting, "COLLECTIVE_TIMEOUT", 20)

@@ -180,6 +180,7 @@ class _DieAtThirdRound(GlobalWindowObjective):
         return super().__call__(predt, dtrain)
 
 
+@pytest.mark.slow(seconds=12)
 def test_killed_worker_gives_an_error_not_a_hang():
     import cloudpickle
     import sys

@@ -13,6 +13,7 @@ from pauc.metrics import partial_auc, roc_auc, two_way_partial_auc  # noqa: E402
 from pauc.svm import AUCSVM, PartialAUCSVM  # noqa: E402
 
 
+@pytest.mark.slow(seconds=25)
 @settings(max_examples=500, deadline=None)
 @given(chunked_problems(), st.floats(0.0, 1.0), st.floats(0.0, 1.0))
 def test_chunked_metrics_equal_in_memory(problem, a, b):
@@ -36,6 +37,7 @@ def test_chunked_metrics_equal_in_memory(problem, a, b):
     assert mcclish == partial_auc(y, scores, fpr_range=(alpha, beta), normalize="mcclish")
 
 
+@pytest.mark.slow(seconds=10)
 @settings(max_examples=500, deadline=None)
 @given(chunked_problems(), st.floats(0.0, 1.0), st.data())
 def test_chunked_weighted_metrics_equal_in_memory(problem, beta, data):

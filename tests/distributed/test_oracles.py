@@ -14,6 +14,7 @@ from pauc.distributed._chunks import straddling_value, window_coef, window_plan 
 from pauc.svm.oracles import auc_oracle, pauc_naive_oracle, pauc_tight_oracle  # noqa: E402
 
 
+@pytest.mark.slow(seconds=15)
 @settings(max_examples=500, deadline=None)
 @given(chunked_problems(), st.data())
 def test_chunked_tight_oracle_equals_in_memory(problem, data):
@@ -29,6 +30,7 @@ def test_chunked_tight_oracle_equals_in_memory(problem, data):
     assert loss == expected_loss
 
 
+@pytest.mark.slow(seconds=12)
 @settings(max_examples=500, deadline=None)
 @given(chunked_problems())
 def test_chunked_auc_oracle_equals_in_memory(problem):

@@ -510,3 +510,23 @@ def test_a_model_that_splits_nothing_says_why():
         model = GradientBoostingRanker((0.0, 0.2), loss="logloss", min_child_samples=3,
                                        random_state=0).fit(X, y)
     assert np.unique(model.decision_function(X)).size > 1
+
+
+def test_a_fit_computes_its_thread_count_once(monkeypatch):
+    """One thread count per fit (the trainer and the plan read the plan's), and one per
+    scoring call, from n_jobs."""
+    from pauc.gbm import _ranker
+    calls = []
+    original = _ranker.effective_threads
+
+    def counted(n_jobs):
+        calls.append(n_jobs)
+        return original(n_jobs)
+
+    monkeypatch.setattr(_ranker, "effective_threads", counted)
+    X, y = _data(600)
+    model = GradientBoostingRanker((0.0, 0.2), n_estimators=20, n_iter_no_change=5, cv=2,
+                                   n_jobs=2, random_state=0).fit(X, y)
+    assert calls == [2] and model._fitted.plan.n_threads == 2
+    model.decision_function(X)
+    assert calls == [2, 2]

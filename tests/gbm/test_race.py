@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 
-from pauc.gbm import GradientBoostingRanker, _oblivious
+from pauc.gbm import GradientBoostingRanker
+from pauc.gbm.engines import _oblivious
 from pauc.gbm._candidates import EXPONENTIAL, LOGLOSS, Candidate
 from pauc.gbm._plan import Plan, fit_plan
 from pauc.gbm._local_trainer import LocalTrainer
@@ -89,6 +90,7 @@ def test_a_copy_leaves_as_a_copy_at_the_first_check(pooled):
     assert str(drop).startswith("copy of exponential")
 
 
+@pytest.mark.slow(seconds=35)
 def test_survivors_are_the_full_runs_fits_so_the_kept_model_is(monkeypatch):
     dropped = 0
     for seed in range(3):
@@ -113,6 +115,7 @@ def test_survivors_are_the_full_runs_fits_so_the_kept_model_is(monkeypatch):
     assert dropped      # the race dropped candidates here
 
 
+@pytest.mark.slow(seconds=15)
 def test_racing_is_the_same_on_one_and_two_threads():
     X, y = make_classification(4000, 10, n_informative=5, weights=[0.85], random_state=2)
     one = GradientBoostingRanker((0.0, 0.1), random_state=0, n_jobs=1).fit(X, y)

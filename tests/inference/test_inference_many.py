@@ -55,6 +55,7 @@ def test_holm_and_bh_equal_direct_implementations(p):
     assert np.allclose(benjamini_hochberg(p), _direct_bh(p), rtol=0, atol=1e-15)
 
 
+@pytest.mark.slow(seconds=20)
 @settings(max_examples=50, deadline=None)
 @given(pvalue_lists)
 def test_holm_and_bh_equal_statsmodels(p):

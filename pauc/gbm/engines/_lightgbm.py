@@ -67,7 +67,8 @@ def _quiet_lightgbm(n_threads):
     default level, and grow its trees with as many threads as that thread last set
     (a ``Dataset`` without ``num_threads``: every core, under ``n_jobs=1`` too).  A
     one-row ``Dataset`` with ``verbosity=-1`` and the session's ``num_threads`` sets
-    both (about 0.1 ms)."""
+    both, cheaply (measured: ``docs/developer/measurements.rst``, 'The race of the
+    candidates')."""
     import lightgbm as lgb
     lgb.Dataset(np.zeros((1, 1)),
                 params={"verbosity": -1, "num_threads": int(n_threads)}).construct()
@@ -113,8 +114,9 @@ class _LightGBMSession(Session):
     def _boost(self, n_rounds):
         _quiet_lightgbm(self._n_threads)
         # without a criterion (a log-loss rule on a fold after the first) the held-out
-        # scores are read only at a new kept round (about a quarter of the rounds on
-        # a9a): LightGBM's own metric needs no copy of them
+        # scores are read only at a new kept round (a minority of the rounds; measured:
+        # docs/developer/measurements.rst, 'The race of the candidates'): LightGBM's own
+        # metric needs no copy of them
         feval = None if self.criterion is None else self._feval
         for _ in range(n_rounds):
             self.booster.update(fobj=self._fobj)
@@ -139,8 +141,9 @@ class _LightGBMSession(Session):
         ``p = 1 / (1 + exp(-s))`` (as LightGBM computes them): ``s = log(p) -
         log1p(-p)`` is within 1e-12 of the raw score where ``1 - p >=
         LOGIT_MIN_TAIL`` (``1 - p`` is exact there, ``p`` off by an ulp or two),
-        at a fraction of the cost of predicting the held-out rows again (a ninth
-        of a9a's fit); the rows past it are predicted."""
+        at a fraction of the cost of predicting the held-out rows again (measured:
+        ``docs/developer/measurements.rst``, 'The time outside the rounds'); the
+        rows past it are predicted."""
         with np.errstate(divide="ignore"):
             raw = np.log(p) - np.log1p(-p)
         far = ~((p > 0.0) & (p <= 1.0 - LOGIT_MIN_TAIL))
