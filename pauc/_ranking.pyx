@@ -35,6 +35,9 @@ on statistical ranking, Section 2. Full entries in ``docs/references.rst``.
 
 import numpy as np
 
+# no slots: the walk reads each entry's own weight (next_tie_group)
+cdef const long long[::1] _NO_SLOTS = np.empty(0, dtype=np.int64)
+
 
 cdef double clipped_area(double x0, double y0, double x1, double y1,
                          double lo, double hi, double floor) noexcept nogil:
@@ -59,12 +62,8 @@ cdef double clipped_area(double x0, double y0, double x1, double y1,
     return 0.5 * (b - xc) * (yb - floor)
 
 
-cdef inline double _weight(const double[::1] w, Py_ssize_t k, bint has_w) noexcept nogil:
-    return w[k] if has_w else 1.0
-
-
 cdef Py_ssize_t roc_walk(const floating[::1] pos, const floating[::1] neg,
-                         const double[::1] w_pos, const double[::1] w_neg, bint has_w,
+                         const double[::1] w_pos, const double[::1] w_neg,
                          double[::1] out_fp, double[::1] out_tp, double[::1] out_thr,
                          bint store, double tp_total, double fp_total,
                          double lo, double hi, double floor, double* area) noexcept nogil:
@@ -77,19 +76,15 @@ cdef Py_ssize_t roc_walk(const floating[::1] pos, const floating[::1] neg,
     """
     cdef Py_ssize_t i = pos.shape[0] - 1
     cdef Py_ssize_t j = neg.shape[0] - 1
-    cdef Py_ssize_t k = 0, i0, j0, r
+    cdef Py_ssize_t k = 0
     cdef double tp = 0.0, fp = 0.0, tp_new, fp_new
     cdef floating t
     cdef double acc = 0.0
     while i >= 0 or j >= 0:
-        i0, j0 = i, j
-        t = next_tie_group(pos, neg, &i, &j, -1)
         tp_new = tp
         fp_new = fp
-        for r in range(i0, i, -1):
-            tp_new += _weight(w_pos, r, has_w)
-        for r in range(j0, j, -1):
-            fp_new += _weight(w_neg, r, has_w)
+        t = next_tie_group(pos, neg, w_pos, _NO_SLOTS, w_neg, _NO_SLOTS, &i, &j, -1,
+                           &tp_new, &fp_new)
         if store:
             out_fp[k] = fp_new
             out_tp[k] = tp_new
@@ -133,8 +128,7 @@ def roc_knots(const floating[::1] pos, const floating[::1] neg, w_pos=None, w_ne
         The distinct scores.
     """
     cdef Py_ssize_t size = pos.shape[0] + neg.shape[0]
-    cdef bint has_w
-    wp, has_w = _as_weights(w_pos, pos.shape[0])
+    wp, _ = _as_weights(w_pos, pos.shape[0])
     wn, _ = _as_weights(w_neg, neg.shape[0])
     if (w_pos is None) != (w_neg is None):
         raise ValueError("give weights for both classes or for neither")
@@ -145,7 +139,7 @@ def roc_knots(const floating[::1] pos, const floating[::1] neg, w_pos=None, w_ne
     cdef double unused
     cdef Py_ssize_t k
     with nogil:
-        k = roc_walk(pos, neg, wp_v, wn_v, has_w, fps_v, tps_v, thr_v,
+        k = roc_walk(pos, neg, wp_v, wn_v, fps_v, tps_v, thr_v,
                   True, 1.0, 1.0, 0.0, 0.0, 0.0, &unused)
     return fps[:k], tps[:k], thr[:k]
 
@@ -183,7 +177,7 @@ def partial_area(const floating[::1] pos, const floating[::1] neg,
     cdef double[::1] no_knots = np.empty(0, dtype=np.float64)
     cdef double area = 0.0
     with nogil:
-        roc_walk(pos, neg, wp_v, wn_v, has_w, no_knots, no_knots, no_knots,
+        roc_walk(pos, neg, wp_v, wn_v, no_knots, no_knots, no_knots,
               False, tp_tot, fp_tot, fpr_lo, fpr_hi, tpr_floor, &area)
     return area
 

@@ -57,6 +57,10 @@ from libc.string cimport memset
 
 import numpy as np
 
+# no weights and no slots: the runs' walk reads where the tie groups end, not their weights
+cdef const int[::1] _NO_COUNTS = np.empty(0, dtype=np.intc)
+cdef const long long[::1] _NO_SLOTS = np.empty(0, dtype=np.int64)
+
 from .._random cimport Xoshiro, bounded_uint32, xoshiro_from
 from .._ranking cimport clipped_area, next_tie_group
 
@@ -106,19 +110,14 @@ cdef double walk(const double[::1] pos, const long long[::1] pos_slot,
     With a non-empty ``grid`` (increasing FPRs) the curve's height at each
     grid point is written to ``grid_tpr``.
     """
-    cdef Py_ssize_t i = 0, j = 0, g = 0, i0, j0, r
+    cdef Py_ssize_t i = 0, j = 0, g = 0
     cdef Py_ssize_t n_pos = pos.shape[0], n_neg = neg.shape[0], n_grid = grid.shape[0]
     cdef double tp = 0.0, fp = 0.0, tp_new, fp_new, x0, x1, y0, y1
     cdef double acc = 0.0
     while i < n_pos or j < n_neg:
-        i0, j0 = i, j
-        next_tie_group(pos, neg, &i, &j, 1)
         tp_new = tp
         fp_new = fp
-        for r in range(i0, i):
-            tp_new += c_pos[pos_slot[r]]
-        for r in range(j0, j):
-            fp_new += c_neg[neg_slot[r]]
+        next_tie_group(pos, neg, c_pos, pos_slot, c_neg, neg_slot, &i, &j, 1, &tp_new, &fp_new)
         # the same expression as roc_walk, so that the sums agree to the last bit
         x0, y0, x1, y1 = fp / fp_total, tp / tp_total, fp_new / fp_total, tp_new / tp_total
         acc += clipped_area(x0, y0, x1, y1, lo, hi, floor)
@@ -404,10 +403,12 @@ def merged_runs(const double[::1] pos, const double[::1] neg, double cutoff):
     cdef Py_ssize_t i = 0, j = 0, r = 0, n_prefix = -1, i0, j0
     cdef int kind, last_kind = -1          # 0: positives only, 1: negatives only, 2: both
     cdef bint last_above = True, above
+    cdef double n_passed = 0.0             # (the walk's unit weights, not read)
     with nogil:
         while i < n_pos or j < n_neg:
             i0, j0 = i, j
-            above = next_tie_group(pos, neg, &i, &j, 1) >= cutoff
+            above = next_tie_group(pos, neg, _NO_COUNTS, _NO_SLOTS, _NO_COUNTS, _NO_SLOTS,
+                                   &i, &j, 1, &n_passed, &n_passed) >= cutoff
             kind = 0 if j == j0 else (1 if i == i0 else 2)
             if r > 0 and kind == last_kind and kind != 2 and above == last_above:
                 r -= 1                     # extends the previous run

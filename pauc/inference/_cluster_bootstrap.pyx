@@ -68,17 +68,13 @@ cdef double tpr_walk(const double[::1] pos, const long long[::1] pos_group,
     """:func:`pauc.metrics.tpr_at_fpr` (threshold rule) of the rows counted as often
     as their group: the TPR after the last tie group whose FPR is at most ``fpr``
     (scores sorted descending; the same division and comparison as roc_curve's)."""
-    cdef Py_ssize_t i = 0, j = 0, i0, j0, r
+    cdef Py_ssize_t i = 0, j = 0
     cdef double tp = 0.0, fp = 0.0, tp_new, fp_new
     while i < pos.shape[0] or j < neg.shape[0]:
-        i0, j0 = i, j
-        next_tie_group(pos, neg, &i, &j, 1)
         tp_new = tp
         fp_new = fp
-        for r in range(i0, i):
-            tp_new += counts[pos_group[r]]
-        for r in range(j0, j):
-            fp_new += counts[neg_group[r]]
+        next_tie_group(pos, neg, counts, pos_group, counts, neg_group, &i, &j, 1,
+                       &tp_new, &fp_new)
         if fp_new / fp_total > fpr:
             break
         tp = tp_new

@@ -407,7 +407,7 @@ cdef class HeldOut:
         sort(&self.neg[0], &self.order[0], n_neg)
         for w in range(self.windows.shape[0]):
             lo, hi = self.windows[w, 0], self.windows[w, 1]
-            roc_walk(self.pos[:n_pos], self.neg[:n_neg], self.no_knots, self.no_knots, False,
+            roc_walk(self.pos[:n_pos], self.neg[:n_neg], self.no_knots, self.no_knots,
                      self.no_knots, self.no_knots, self.no_knots, False, <double> n_pos,
                      <double> n_neg, lo, hi, 0.0, &area)
             mean += area / (hi - lo)
