@@ -440,7 +440,7 @@ def _best_of(function, repeat):
 
 def borders(args):
     """The window's borders on scores in adversarial orders."""
-    import pauc.torch._loss as loss_module
+    import pauc.torch.functional as loss_module
     from pauc.torch._window import window_borders
 
     n = args.rows

@@ -5,7 +5,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import pauc.torch._loss  # noqa: E402
+import pauc.torch.functional  # noqa: E402
 from pauc._loss._window import window_weights  # noqa: E402
 from pauc._validation import empirical_indices  # noqa: E402
 from pauc.torch import WindowLoss  # noqa: E402
@@ -111,7 +111,7 @@ def test_a_second_derivative_through_the_kernels_is_refused_clearly(name, option
 def test_the_torch_forms_give_second_derivatives_with_plain_autograd(monkeypatch, name):
     """Where the torch forms run (GPU, memory, gather), create_graph works: the
     Hessian-vector product equals torch.func's."""
-    monkeypatch.setattr(pauc.torch._loss, "TABLE_KERNELS_ON_CPU", False)
+    monkeypatch.setattr(pauc.torch.functional, "TABLE_KERNELS_ON_CPU", False)
     scores, labels = batch()
     loss = WindowLoss((0.05, 0.4), name)
     s = scores.clone().requires_grad_()

@@ -7,7 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import pauc.torch._loss  # noqa: E402
+import pauc.torch.functional  # noqa: E402
 from pauc.torch import WindowLoss  # noqa: E402
 
 PAIRWISE = ("squared_hinge", "hinge", "exponential")
@@ -20,7 +20,8 @@ HALF = [torch.float16, torch.bfloat16]
 def forms(request, monkeypatch):
     """On the CPU, the table's Cython kernels where a row has one, else the torch forms
     (those that run on a GPU)."""
-    monkeypatch.setattr(pauc.torch._loss, "TABLE_KERNELS_ON_CPU", request.param == "table kernels")
+    monkeypatch.setattr(pauc.torch.functional, "TABLE_KERNELS_ON_CPU",
+                        request.param == "table kernels")
     return request.param
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 torch = pytest.importorskip("torch")
 
 from _structural import brute_force, tiny_problems  # noqa: E402
-import pauc.torch._loss  # noqa: E402
+import pauc.torch.functional  # noqa: E402
 from pauc._loss import loss_names  # noqa: E402
 from pauc.surrogates import surrogate_at_scores  # noqa: E402
 from pauc.torch import WindowLoss  # noqa: E402
@@ -62,7 +62,8 @@ TOLERANCE = {torch.float32: 1e-6, torch.float64: 1e-12}
 @pytest.fixture(params=["table kernels", "torch forms"])
 def forms(request, monkeypatch):
     """On the CPU, the table's Cython kernels where a row has one, else the torch forms."""
-    monkeypatch.setattr(pauc.torch._loss, "TABLE_KERNELS_ON_CPU", request.param == "table kernels")
+    monkeypatch.setattr(pauc.torch.functional, "TABLE_KERNELS_ON_CPU",
+                        request.param == "table kernels")
     return request.param
 
 
@@ -195,7 +196,7 @@ def test_an_accepted_window_holds_a_position_in_every_batch(alpha, width, n):
     alpha = min(alpha, beta - width)
     assume(alpha >= 0.0 and beta - alpha > 2e-9)
     loss = WindowLoss((alpha, beta))
-    j_alpha, j_beta = pauc.torch._loss._indices(n, loss.fpr_range)
+    j_alpha, j_beta = pauc.torch.functional._indices(n, loss.fpr_range)
     assert 0 <= j_alpha < j_beta <= n
 
 
@@ -232,6 +233,6 @@ def test_a_float32_loss_beyond_float32_range_is_inf_in_both_forms(monkeypatch):
     scores, labels = torch.tensor([-1e19, 1e19, 0.0]), torch.tensor([1, 0, 0])
     values = []
     for kernels in (True, False):
-        monkeypatch.setattr(pauc.torch._loss, "TABLE_KERNELS_ON_CPU", kernels)
+        monkeypatch.setattr(pauc.torch.functional, "TABLE_KERNELS_ON_CPU", kernels)
         values.append(WindowLoss((0.0, 0.5))(scores, labels).item())
     assert values == [float("inf")] * 2
